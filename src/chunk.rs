@@ -1,0 +1,220 @@
+//! Splits an input's bytes into chunks of whole games.
+//!
+//! A chunk is a few MiB of consecutive games with its location: file, byte
+//! offset, first line, first game index. Cuts are found with pgn-reader's
+//! own game-boundary logic (tags read, movetext skipped with memchr), the
+//! same calls the replay makes, so a cut can only fall where the replay
+//! would start a new game anyway: records never depend on the chunk size.
+//! Chunking never parses moves.
+
+use std::{
+    io::{self, Cursor, Read, Seek},
+    ops::{ControlFlow, Range},
+    sync::Arc,
+};
+
+use memchr::memchr_iter;
+use memmap2::Mmap;
+use pgn_reader::{Reader, Visitor};
+
+use crate::input::Input;
+
+/// The bytes of a chunk: a window of a mapped file, or owned bytes read
+/// from a stream.
+#[derive(Debug)]
+enum ChunkData {
+    Mapped { map: Arc<Mmap>, range: Range<usize> },
+    Owned(Vec<u8>),
+}
+
+/// Consecutive whole games of one input, with where they are.
+#[derive(Debug)]
+pub struct Chunk {
+    /// The input's name as given on the command line.
+    pub file: Arc<str>,
+    /// Byte offset of the chunk in the (uncompressed) input.
+    pub offset: u64,
+    /// 1-based line of the chunk's first byte.
+    pub first_line: u64,
+    /// 1-based index of the chunk's first game in its file.
+    pub first_index: u64,
+    data: ChunkData,
+}
+
+impl Chunk {
+    /// The chunk's bytes.
+    pub fn bytes(&self) -> &[u8] {
+        match &self.data {
+            ChunkData::Mapped { map, range } => &map[range.clone()],
+            ChunkData::Owned(bytes) => bytes,
+        }
+    }
+
+    /// A chunk of owned bytes (for tests and benchmarks).
+    pub fn from_bytes(file: &str, bytes: Vec<u8>) -> Chunk {
+        Chunk { file: file.into(), offset: 0, first_line: 1, first_index: 1, data: ChunkData::Owned(bytes) }
+    }
+}
+
+/// The visitor the chunker drives: reads nothing, stops at the movetext,
+/// exactly where the replay's tag collector stops.
+struct BoundaryVisitor;
+
+impl Visitor for BoundaryVisitor {
+    type Tags = ();
+    type Movetext = ();
+    type Output = ();
+
+    fn begin_tags(&mut self) -> ControlFlow<(), ()> {
+        ControlFlow::Continue(())
+    }
+
+    fn begin_movetext(&mut self, _tags: ()) -> ControlFlow<(), ()> {
+        ControlFlow::Break(())
+    }
+
+    fn end_game(&mut self, _movetext: ()) {}
+}
+
+/// Where to cut `bytes`: the start of the first game that begins at or
+/// after `target`, and how many games come before it. At `eof` the whole
+/// rest is one chunk when no such game exists; otherwise `None` means the
+/// bytes hold no complete game boundary past `target` yet.
+pub fn find_cut(bytes: &[u8], target: usize, eof: bool) -> Option<(usize, u64)> {
+    let mut rdr = Reader::new(Cursor::new(bytes));
+    let mut games = 0;
+    // The same sequence as `Replayer::replay`: a game starts where
+    // `has_more` stops, and an unreadable tag line continues the same game.
+    while rdr.has_more().unwrap_or(false) {
+        let start = rdr.stream_position().map_or(0, |p| p as usize);
+        if games > 0 && start >= target {
+            return Some((start, games));
+        }
+        games += 1;
+        while rdr.read_game(&mut BoundaryVisitor).is_err() {}
+    }
+    eof.then_some((bytes.len(), games))
+}
+
+/// Produces the chunks of one input in order.
+pub struct Chunker {
+    file: Arc<str>,
+    source: Source,
+    target: usize,
+    offset: u64,
+    line: u64,
+    index: u64,
+}
+
+enum Source {
+    Mapped(Arc<Mmap>),
+    Stream { rdr: Box<dyn Read + Send>, buffer: Vec<u8>, eof: bool },
+}
+
+impl Chunker {
+    /// Chunks `input` (named `file`) into chunks of about `target` bytes.
+    pub fn new(file: Arc<str>, input: Input, target: usize) -> Self {
+        let source = match input {
+            Input::Mapped(map) => Source::Mapped(Arc::new(map)),
+            Input::Stream(rdr) => Source::Stream { rdr, buffer: Vec::new(), eof: false },
+        };
+        Chunker { file, source, target: target.max(1), offset: 0, line: 1, index: 1 }
+    }
+
+    /// The next chunk, `None` at the end of the input, or a read error.
+    pub fn next_chunk(&mut self) -> io::Result<Option<Chunk>> {
+        let (data, games) = match &mut self.source {
+            Source::Mapped(map) => {
+                let start = self.offset as usize;
+                if start >= map.len() {
+                    return Ok(None);
+                }
+                let (len, games) = find_cut(&map[start..], self.target, true).unwrap_or_default();
+                (ChunkData::Mapped { map: map.clone(), range: start..start + len }, games)
+            }
+            Source::Stream { rdr, buffer, eof } => {
+                let mut want = self.target;
+                let (len, games) = loop {
+                    fill(rdr, buffer, eof, want)?;
+                    if let Some(cut) = find_cut(buffer, self.target, *eof) {
+                        break cut;
+                    }
+                    // One game longer than the buffer: read more of it.
+                    want = buffer.len().saturating_mul(2).max(self.target);
+                };
+                if len == 0 {
+                    return Ok(None);
+                }
+                let rest = buffer.split_off(len);
+                (ChunkData::Owned(std::mem::replace(buffer, rest)), games)
+            }
+        };
+        let chunk = Chunk {
+            file: self.file.clone(),
+            offset: self.offset,
+            first_line: self.line,
+            first_index: self.index,
+            data,
+        };
+        let bytes = chunk.bytes();
+        self.offset += bytes.len() as u64;
+        self.line += memchr_iter(b'\n', bytes).count() as u64;
+        self.index += games;
+        Ok(Some(chunk))
+    }
+}
+
+/// Reads until `buffer` holds `want` bytes or the stream ends.
+fn fill(rdr: &mut dyn Read, buffer: &mut Vec<u8>, eof: &mut bool, want: usize) -> io::Result<()> {
+    while !*eof && buffer.len() < want {
+        let missing = (want - buffer.len()) as u64;
+        let read = rdr.take(missing).read_to_end(buffer)?;
+        if read == 0 {
+            *eof = true;
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const GAMES: &[u8] = b"[Event \"a\"]\n\n1. e4 { [x]\n\n[Event \"in a comment\"] } e5 1-0\n\n[Event \"b\"]\n[Site \"?\"]\n\n1. d4 0-1\n\n[Event \"c\"]\n\n1. c4 *\n";
+
+    fn cuts(target: usize) -> Vec<(usize, u64)> {
+        let mut at = 0;
+        let mut out = Vec::new();
+        while at < GAMES.len() {
+            let (len, games) = find_cut(&GAMES[at..], target, true).unwrap();
+            out.push((at, games));
+            at += len;
+        }
+        out
+    }
+
+    #[test]
+    fn cuts_only_at_game_starts_outside_comments() {
+        let starts: Vec<usize> = cuts(1).iter().map(|c| c.0).collect();
+        let text = std::str::from_utf8(GAMES).unwrap();
+        assert_eq!(starts, vec![0, text.find("[Event \"b\"]").unwrap(), text.find("[Event \"c\"]").unwrap()]);
+        assert_eq!(cuts(1).iter().map(|c| c.1).sum::<u64>(), 3);
+        assert_eq!(cuts(1 << 20), vec![(0, 3)]);
+    }
+
+    #[test]
+    fn streamed_chunks_match_mapped_cuts_at_any_target() {
+        for target in [1, 7, 40, 1000] {
+            let mut chunker =
+                Chunker::new("t".into(), Input::Stream(Box::new(Cursor::new(GAMES.to_vec()))), target);
+            let mut joined = Vec::new();
+            let mut games = 0;
+            while let Some(chunk) = chunker.next_chunk().unwrap() {
+                joined.extend_from_slice(chunk.bytes());
+                games = chunk.first_index;
+            }
+            assert_eq!(joined, GAMES, "target {target}");
+            assert!(games >= 1);
+        }
+    }
+}

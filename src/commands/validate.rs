@@ -1,0 +1,39 @@
+//! `arbiter validate`: diagnostics for the games with findings, a summary,
+//! and an exit status that says whether any game has an error.
+
+use std::io::{self, BufWriter};
+
+use crate::{
+    cli::{ValidateArgs, ValidateFormat},
+    exit::ExitStatus,
+    pipeline,
+    sink::{DiagnosticsSink, JsonlSink, Selection, Sink},
+};
+
+/// Runs `validate`.
+pub fn run(args: ValidateArgs) -> anyhow::Result<ExitStatus> {
+    let jsonl = args.format == ValidateFormat::Jsonl;
+    let (replay, options) = super::resolve(&args.input, jsonl);
+    let stdout = BufWriter::new(io::stdout().lock());
+    let mut sink: Box<dyn Sink> = if jsonl {
+        let selection = if args.errors_only { Selection::Errors } else { Selection::Findings };
+        Box::new(JsonlSink::new(stdout, selection))
+    } else {
+        Box::new(DiagnosticsSink::new(stdout, args.errors_only))
+    };
+    let summary = pipeline::run(&args.input.files, replay, options, sink.as_mut())?;
+    drop(sink);
+    // The summary goes with the diagnostics, or to stderr beside JSON Lines.
+    if jsonl {
+        summary.render(&mut io::stderr().lock())?;
+    } else {
+        summary.render(&mut io::stdout().lock())?;
+    }
+    Ok(if summary.input_errors > 0 {
+        ExitStatus::Error
+    } else if summary.with_errors > 0 {
+        ExitStatus::Findings
+    } else {
+        ExitStatus::Clean
+    })
+}

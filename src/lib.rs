@@ -1,0 +1,28 @@
+//! arbiter applies the FIDE Laws of Chess to PGN game collections.
+//!
+//! The modules follow the data flow:
+//!
+//! ```text
+//! input ──► chunk ──► replay (parallel) ──► record ──► sink
+//! (bytes)   (whole    (pgn-reader tags,     (GameRecord) (diagnostics,
+//!            games)    our lexer, shakmaty,               CSV, JSONL)
+//!                      the rules)
+//! ```
+//!
+//! `pipeline` wires the steps together; `commands` choose sinks; `cli` and
+//! `options` are the command line before and after resolution.
+//!
+//! Glossary, used everywhere: `index` = 1-based game number in its file;
+//! `ply` = 1-based half-move (0 = the start position); `move_number` = the
+//! PGN fullmove number; `line` = 1-based line; `offset` = 0-based byte.
+
+pub mod chunk;
+pub mod cli;
+pub mod commands;
+pub mod exit;
+pub mod input;
+pub mod options;
+pub mod pipeline;
+pub mod record;
+pub mod replay;
+pub mod sink;

@@ -1,0 +1,168 @@
+//! The pipeline: inputs → chunks → parallel replay → records in file order.
+//!
+//! One thread opens the inputs one after another and cuts them into chunks
+//! (cheap: it never parses moves); rayon's pool replays chunks in parallel,
+//! one `Replayer` per worker; the calling thread puts the results back in
+//! input order and hands them to the sink. A fixed number of chunks is in
+//! flight at any time, so memory does not grow with the input, and the
+//! output is the same for any number of threads or any chunk size.
+
+use std::{
+    collections::BTreeMap,
+    io,
+    sync::{
+        Arc,
+        mpsc::{Receiver, SyncSender, channel, sync_channel},
+    },
+};
+
+use rayon::iter::{ParallelBridge, ParallelIterator};
+
+use crate::{
+    chunk::{Chunk, Chunker},
+    input::{self, InputError},
+    options::{PipelineOptions, ReplayOptions},
+    record::GameRecord,
+    replay::Replayer,
+    sink::{Sink, Summary},
+};
+
+/// What flows from the chunker to the sink, numbered to keep input order.
+enum Work {
+    Chunk(Chunk),
+    /// An input could not be opened or read to its end.
+    Failed(InputError),
+    /// An input was read to its end.
+    Done,
+}
+
+enum Outcome {
+    Records(Vec<GameRecord>),
+    Failed(InputError),
+    Done,
+}
+
+/// Chunks in flight per worker thread: enough to keep every core busy while
+/// one chunk is slow, few enough to keep memory flat.
+const IN_FLIGHT_PER_JOB: usize = 4;
+
+/// Replays every game of `paths` and hands the records to `sink` in input
+/// order. An unreadable input is reported to the sink and counted; the
+/// others are still read. Only a failing sink (e.g. a closed pipe) is an
+/// `Err`.
+pub fn run(
+    paths: &[String],
+    replay: ReplayOptions,
+    options: PipelineOptions,
+    sink: &mut dyn Sink,
+) -> io::Result<Summary> {
+    let jobs = options.jobs.max(1);
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(jobs).build().map_err(io::Error::other)?;
+    let in_flight = jobs * IN_FLIGHT_PER_JOB;
+    let (work_tx, work_rx) = sync_channel::<(u64, Work)>(in_flight);
+    let (done_tx, done_rx) = channel::<(u64, Outcome)>();
+    // Permits bound the chunks between the chunker and the sink, including
+    // those waiting to be put back in order.
+    let (permit_tx, permit_rx) = sync_channel::<()>(in_flight);
+    for _ in 0..in_flight {
+        let _ = permit_tx.send(());
+    }
+    std::thread::scope(|scope| {
+        let chunk_size = options.chunk_size;
+        // The chunker owns its ends: when it stops, the workers' input closes.
+        scope.spawn(move || produce(paths, chunk_size, work_tx, permit_rx));
+        scope.spawn(|| {
+            pool.install(|| {
+                work_rx.into_iter().par_bridge().for_each_init(
+                    || Replayer::new(replay),
+                    |replayer, (seq, work)| {
+                        let outcome = match work {
+                            Work::Chunk(chunk) => {
+                                let mut records = Vec::new();
+                                replayer.replay(&chunk, &mut records);
+                                Outcome::Records(records)
+                            }
+                            Work::Failed(error) => Outcome::Failed(error),
+                            Work::Done => Outcome::Done,
+                        };
+                        let _ = done_tx.send((seq, outcome));
+                    },
+                );
+            });
+            drop(done_tx);
+        });
+        let result = deliver(done_rx, &permit_tx, sink);
+        // On a sink error, stop the chunker: it waits for permits, and the
+        // closed channel now refuses them.
+        drop(permit_tx);
+        result
+    })
+}
+
+/// Opens each input in turn and sends its chunks, one permit each.
+fn produce(paths: &[String], chunk_size: usize, work: SyncSender<(u64, Work)>, permits: Receiver<()>) {
+    let mut seq = 0;
+    let mut send = |item: Work| {
+        if permits.recv().is_err() {
+            return false;
+        }
+        let sent = work.send((seq, item)).is_ok();
+        seq += 1;
+        sent
+    };
+    for path in paths {
+        let input = match input::open(path) {
+            Ok(input) => input,
+            Err(error) => {
+                if !send(Work::Failed(error)) {
+                    return;
+                }
+                continue;
+            }
+        };
+        let mut chunker = Chunker::new(Arc::from(path.as_str()), input, chunk_size);
+        let last = loop {
+            match chunker.next_chunk() {
+                Ok(Some(chunk)) => {
+                    if !send(Work::Chunk(chunk)) {
+                        return;
+                    }
+                }
+                Ok(None) => break Work::Done,
+                Err(source) => break Work::Failed(InputError { path: path.clone(), source }),
+            }
+        };
+        if !send(last) {
+            return;
+        }
+    }
+}
+
+/// Puts outcomes back in order and hands them to the sink.
+fn deliver(done: Receiver<(u64, Outcome)>, permits: &SyncSender<()>, sink: &mut dyn Sink) -> io::Result<Summary> {
+    let mut summary = Summary::default();
+    let mut waiting = BTreeMap::new();
+    let mut next = 0;
+    for (seq, outcome) in done {
+        waiting.insert(seq, outcome);
+        while let Some(outcome) = waiting.remove(&next) {
+            next += 1;
+            let _ = permits.send(());
+            match outcome {
+                Outcome::Records(records) => {
+                    for record in &records {
+                        summary.add(record);
+                        sink.record(record)?;
+                    }
+                }
+                Outcome::Failed(error) => {
+                    summary.input_errors += 1;
+                    sink.input_error(&error)?;
+                }
+                Outcome::Done => summary.files += 1,
+            }
+        }
+    }
+    sink.finish()?;
+    Ok(summary)
+}

@@ -1,0 +1,224 @@
+//! The per-game record: what replaying one game under the rules found.
+//!
+//! `GameRecord` is plain data handed from `replay` to the sinks. Its serde
+//! form *is* the JSON Lines schema of `arbiter games --format jsonl`: field
+//! names and meanings are a public contract (see README, "Record schema").
+//! Nothing here does I/O or knows chess rules.
+
+use std::sync::Arc;
+
+use serde::{Serialize, Serializer};
+
+/// Everything arbiter determined about one game.
+///
+/// Serialized field by field as one JSON object per line; the order of the
+/// fields below is the order of the CSV columns too.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct GameRecord {
+    /// The input path as given on the command line (`-` for standard input).
+    pub file: Arc<str>,
+    /// 1-based game number within its file.
+    pub index: u64,
+    /// 1-based line where the game starts (its first tag, or its first
+    /// movetext token for a game without tags).
+    pub line: u64,
+    /// `White` tag, decoded as UTF-8 (Latin-1 when not valid UTF-8).
+    pub white: Option<String>,
+    /// `Black` tag.
+    pub black: Option<String>,
+    /// `Event` tag.
+    pub event: Option<String>,
+    /// `Round` tag.
+    pub round: Option<String>,
+    /// The `Result` tag exactly as written; `None` when the game has none.
+    pub result: Option<String>,
+    /// The result marker ending the movetext (`1-0`, `0-1`, `1/2-1/2`, `*`).
+    pub result_marker: Option<String>,
+    /// The variant the game was replayed under (`chess`, `chess960`,
+    /// `atomic`, ...), or the unsupported `Variant` tag value.
+    pub variant: String,
+    /// True when every mainline move (and with `--variations` every move) is
+    /// well-formed and legal and the start position is valid.
+    pub valid: bool,
+    /// 1-based ply of the first bad move; 0 when the start position itself
+    /// is bad (`bad_fen`); `None` for a valid game.
+    pub error_ply: Option<u32>,
+    /// The first error, if any.
+    pub error: Option<GameError>,
+    /// Number of mainline plies legally replayed.
+    pub plies: u32,
+    /// The first automatic end of the game reached while replaying.
+    pub termination: Option<Termination>,
+    /// Ply after which `termination` holds (0 = the start position).
+    pub termination_ply: Option<u32>,
+    /// First ply after which the position reached has occurred for the third
+    /// time (a draw could be claimed from then on).
+    pub threefold_ply: Option<u32>,
+    /// First ply at which the 50-move rule could be claimed (halfmove clock
+    /// of at least 100 in a position where the game goes on).
+    pub fifty_ply: Option<u32>,
+    /// Plies legally played after `termination_ply`.
+    pub moves_after_end: u32,
+    /// False when the recorded result contradicts an automatic end:
+    /// a checkmate not won by the mating side, an automatic draw not scored
+    /// ½-½, or a variant end scored otherwise.
+    pub result_consistent: bool,
+    /// Findings that do not make the game invalid.
+    pub warnings: Vec<Warning>,
+    /// FEN of the last position legally reached (empty when not requested).
+    pub final_fen: String,
+}
+
+/// The first well-formedness or legality problem in a game.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct GameError {
+    /// What is wrong.
+    pub kind: ErrorKind,
+    /// The offending token exactly as written (the FEN tag for `bad_fen`).
+    pub san: String,
+    /// The position before the offending move, as FEN (empty for `bad_fen`).
+    pub fen: String,
+    /// 1-based line of the offending token.
+    pub line: u64,
+    /// A one-line explanation.
+    pub message: String,
+}
+
+/// Declares a kind enum from one table: each variant with its snake_case
+/// name (its serialized form) and its description for people.
+macro_rules! kinds {
+    ($(#[$meta:meta])* pub enum $enum:ident {
+        $($(#[$doc:meta])* $variant:ident => ($name:literal, $text:literal),)*
+    }) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum $enum {
+            $($(#[$doc])* $variant,)*
+        }
+
+        impl $enum {
+            /// Every kind, in declaration order.
+            pub const ALL: &[$enum] = &[$($enum::$variant),*];
+
+            /// The snake_case name used in every output format.
+            pub fn name(self) -> &'static str {
+                match self { $($enum::$variant => $name,)* }
+            }
+
+            /// A description for people.
+            pub fn describe(self) -> &'static str {
+                match self { $($enum::$variant => $text,)* }
+            }
+        }
+
+        impl Serialize for $enum {
+            fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                serializer.serialize_str(self.name())
+            }
+        }
+    };
+}
+
+kinds! {
+    /// The kinds of error that make a game invalid.
+    pub enum ErrorKind {
+        /// A well-formed move that is not legal in the position.
+        IllegalMove => ("illegal_move", "illegal move"),
+        /// A move that more than one legal move matches.
+        AmbiguousMove => ("ambiguous_move", "ambiguous move"),
+        /// A pawn reaching the last rank without saying what it promotes to.
+        MissingPromotion => ("missing_promotion", "missing promotion piece"),
+        /// A null move (`--`, `Z0`): not a legal chess move.
+        NullMove => ("null_move", "null move"),
+        /// A movetext token that is neither a move, a move number, an
+        /// annotation, a comment, a variation nor a result.
+        UnparseableToken => ("unparseable_token", "unparseable token"),
+        /// A `FEN` tag that does not describe a legal start position.
+        BadFen => ("bad_fen", "bad FEN"),
+        /// A `{` comment that is not closed before the game ends.
+        UnterminatedComment => ("unterminated_comment", "unterminated comment"),
+        /// A `(` variation that is not closed before the game ends.
+        UnterminatedVariation => ("unterminated_variation", "unterminated variation"),
+        /// A move after the result marker that ended the movetext.
+        MoveAfterResult => ("move_after_result", "move after the result"),
+    }
+}
+
+kinds! {
+    /// How a game ended automatically under the Laws (or its variant's rules).
+    pub enum Termination {
+        /// Art. 5.1.1: the side to move is checkmated.
+        Checkmate => ("checkmate", "checkmate"),
+        /// Art. 5.2.1: the side to move has no legal move and is not in check.
+        Stalemate => ("stalemate", "stalemate"),
+        /// Art. 5.2.2 (dead position by material): neither side can mate.
+        InsufficientMaterial => ("insufficient_material", "insufficient material"),
+        /// Art. 9.6.1: the same position for the fifth time.
+        FivefoldRepetition => ("fivefold_repetition", "fivefold repetition"),
+        /// Art. 9.6.2: 75 moves by each side without capture or pawn move.
+        SeventyfiveMoves => ("seventyfive_moves", "75-move rule"),
+        /// A variant's own win (king of the hill, three checks, atomic...).
+        VariantWin => ("variant_win", "variant win"),
+        /// A variant's own draw (racing kings: both kings reach the goal).
+        VariantDraw => ("variant_draw", "variant draw"),
+    }
+}
+
+impl Termination {
+    /// Whether this end is a draw.
+    pub fn is_draw(self) -> bool {
+        !matches!(self, Termination::Checkmate | Termination::VariantWin)
+    }
+}
+
+/// A finding that does not make the game invalid.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Warning {
+    /// What kind of finding.
+    pub kind: WarningKind,
+    /// A one-line explanation naming the tag, token or ply concerned.
+    pub message: String,
+    /// 1-based line the finding is about.
+    pub line: u64,
+}
+
+kinds! {
+    /// The kinds of warning.
+    pub enum WarningKind {
+        /// A tag of the Seven Tag Roster is missing.
+        MissingTag => ("missing_tag", "missing tag"),
+        /// A roster tag is malformed, a tag line cannot be read, or a FEN
+        /// needed its castling rights or en passant square ignored.
+        MalformedTag => ("malformed_tag", "malformed tag"),
+        /// The same tag appears more than once (the first value is used).
+        DuplicateTag => ("duplicate_tag", "duplicate tag"),
+        /// The `Result` tag and the movetext's result marker disagree, or
+        /// one of them is missing.
+        ResultMismatch => ("result_mismatch", "result mismatch"),
+        /// A decisive result for a side that has no mating material.
+        ImpossibleWin => ("impossible_win", "impossible win"),
+        /// A `+`/`#` suffix that is wrong, or missing where the move checks
+        /// or mates.
+        CheckSuffix => ("check_suffix", "check suffix"),
+        /// A move number that does not match the ply it stands before.
+        MoveNumber => ("move_number", "move number"),
+        /// Not standard SAN, but exactly one legal move (`0-0`, `e2e4`,
+        /// `e2-e4`, `Ng1f3`, `e8Q`): accepted as that move.
+        NonstandardNotation => ("nonstandard_notation", "non-standard notation"),
+        /// A `)` without a matching `(`.
+        UnmatchedVariationEnd => ("unmatched_variation_end", "unmatched variation end"),
+        /// A game without any move.
+        EmptyGame => ("empty_game", "empty game"),
+        /// A `Variant` arbiter does not know: the moves were not checked.
+        UnsupportedVariant => ("unsupported_variant", "unsupported variant"),
+    }
+}
+
+impl GameRecord {
+    /// Whether the game has an error finding: an invalid move or setup, a
+    /// result that contradicts the final position, or moves played after
+    /// the game had ended.
+    pub fn has_error(&self) -> bool {
+        !self.valid || !self.result_consistent || self.moves_after_end > 0
+    }
+}

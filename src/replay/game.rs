@@ -1,0 +1,356 @@
+//! Replays one game's movetext tokens on a position.
+//!
+//! Input: the lexer's tokens and a start position; output: `MovetextFacts`
+//! (plies, the first error, rule findings, the result marker) plus warnings.
+//! Generic over shakmaty's `Position`, so standard chess runs on `Chess`
+//! without the cost of variant dispatch. The first bad mainline move stops
+//! the replay of the mainline; the lexer still runs to the end so the
+//! result marker and structural problems are seen.
+
+use shakmaty::{
+    ByColor, Color, EnPassantMode, Position,
+    fen::Fen,
+    san::{San, Suffix},
+};
+
+use super::{
+    lexer::{Located, Token},
+    notation::{self, Written},
+    rules::{RuleFindings, RuleTracker},
+};
+use crate::{
+    options::ReplayOptions,
+    record::{ErrorKind, GameError, Termination, Warning, WarningKind},
+};
+
+/// What replaying a movetext found.
+#[derive(Debug, Default)]
+pub struct MovetextFacts {
+    /// Mainline plies legally replayed.
+    pub plies: u32,
+    /// The first error and its ply.
+    pub error: Option<(GameError, u32)>,
+    /// Rule findings for the mainline.
+    pub findings: RuleFindings,
+    /// The first result marker outside variations.
+    pub result_marker: Option<&'static str>,
+    /// FEN of the last mainline position, when asked for.
+    pub final_fen: String,
+    /// Whether any move token was seen.
+    pub has_moves: bool,
+    /// Per side, whether it lacks mating material in the last position.
+    pub cannot_mate: ByColor<bool>,
+}
+
+impl MovetextFacts {
+    /// Whether `side` has no mating material in the last position.
+    pub fn final_side_cannot_mate(&self, side: Color) -> bool {
+        *self.cannot_mate.get(side)
+    }
+}
+
+/// A finding that may repeat many times in a game: reported once, with the
+/// first occurrence and a count.
+#[derive(Debug, Default)]
+struct Repeated {
+    first: Option<(String, u64)>,
+    count: u32,
+}
+
+impl Repeated {
+    fn note(&mut self, message: impl FnOnce() -> String, line: u64) {
+        self.count += 1;
+        if self.first.is_none() {
+            self.first = Some((message(), line));
+        }
+    }
+
+    fn into_warning(self, kind: WarningKind, warnings: &mut Vec<Warning>) {
+        if let Some((message, line)) = self.first {
+            let message = match self.count {
+                1 => message,
+                n => format!("{message} (and {} more in this game)", n - 1),
+            };
+            warnings.push(Warning { kind, message, line });
+        }
+    }
+}
+
+/// A variation being replayed (with `--variations`): where to return to.
+struct Frame<P> {
+    pos: P,
+    before_last: Option<P>,
+    ply: u32,
+    broken: bool,
+    line: u64,
+}
+
+/// State of one movetext replay.
+struct Replay<'r, P> {
+    pos: P,
+    /// Position before the last move of the current line (for variations).
+    before_last: Option<P>,
+    ply: u32,
+    /// Set by the first mainline error: the mainline is not replayed further.
+    mainline_done: bool,
+    frames: Vec<Frame<P>>,
+    /// Depth of variations being skipped (without `--variations`).
+    skipped_depth: u32,
+    /// Line of the outermost skipped `(`.
+    skipped_line: u64,
+    variations: bool,
+    rules: &'r mut RuleTracker,
+    warnings: &'r mut Vec<Warning>,
+    facts: MovetextFacts,
+    suffixes: Repeated,
+    notation: Repeated,
+    numbers: Repeated,
+    /// The last mainline move as written, its suffix and line.
+    last_move: Option<(String, Option<Suffix>, u64)>,
+}
+
+/// Replays `tokens` from `start`; `variant` enables the variant-end check.
+pub fn replay<'a, P: Position + Clone>(
+    start: P,
+    tokens: impl Iterator<Item = Located<'a>>,
+    rules: &mut RuleTracker,
+    options: &ReplayOptions,
+    variant: bool,
+    warnings: &mut Vec<Warning>,
+) -> MovetextFacts {
+    rules.start(&start, variant);
+    let mut replay = Replay {
+        pos: start,
+        before_last: None,
+        ply: 0,
+        mainline_done: false,
+        frames: Vec::new(),
+        skipped_depth: 0,
+        skipped_line: 0,
+        variations: options.variations,
+        rules,
+        warnings,
+        facts: MovetextFacts::default(),
+        suffixes: Repeated::default(),
+        notation: Repeated::default(),
+        numbers: Repeated::default(),
+        last_move: None,
+    };
+    for Located { token, line } in tokens {
+        replay.token(token, line);
+    }
+    replay.finish(options.final_fen)
+}
+
+impl<P: Position + Clone> Replay<'_, P> {
+    fn in_variation(&self) -> bool {
+        !self.frames.is_empty() || self.skipped_depth > 0
+    }
+
+    fn token(&mut self, token: Token<'_>, line: u64) {
+        match token {
+            Token::Word(word) => {
+                self.facts.has_moves = true;
+                if self.skipped_depth == 0 {
+                    self.word(word, line);
+                }
+            }
+            Token::MoveNumber(number) if !self.in_variation() && !self.mainline_done => {
+                let expected = self.pos.fullmoves().get();
+                if number != expected {
+                    self.numbers.note(
+                        || format!("move number {number} stands where move {expected} is played"),
+                        line,
+                    );
+                }
+            }
+            Token::UnterminatedComment => self.error(ErrorKind::UnterminatedComment, b"{", line),
+            Token::VariationStart => self.open_variation(line),
+            Token::VariationEnd => self.close_variation(line),
+            Token::Result(result) if !self.in_variation() => {
+                self.facts.result_marker.get_or_insert(result);
+            }
+            Token::MoveNumber(_) | Token::Nag | Token::Comment | Token::Result(_) => {}
+        }
+    }
+
+    fn open_variation(&mut self, line: u64) {
+        if !self.variations || self.skipped_depth > 0 {
+            if self.skipped_depth == 0 {
+                self.skipped_line = line;
+            }
+            self.skipped_depth += 1;
+            return;
+        }
+        // A variation replaces the last move: it starts where that move did.
+        let branch = self.before_last.clone().unwrap_or_else(|| self.pos.clone());
+        let broken = match self.frames.last() {
+            Some(outer) => outer.broken,
+            None => self.mainline_done,
+        };
+        let frame = Frame {
+            pos: std::mem::replace(&mut self.pos, branch),
+            before_last: self.before_last.take(),
+            ply: self.ply,
+            broken,
+            line,
+        };
+        self.ply = self.ply.saturating_sub(1);
+        self.frames.push(frame);
+    }
+
+    fn close_variation(&mut self, line: u64) {
+        if self.skipped_depth > 0 {
+            self.skipped_depth -= 1;
+        } else if let Some(frame) = self.frames.pop() {
+            self.pos = frame.pos;
+            self.before_last = frame.before_last;
+            self.ply = frame.ply;
+        } else {
+            self.warnings.push(Warning {
+                kind: WarningKind::UnmatchedVariationEnd,
+                message: "`)` without a matching `(`".to_owned(),
+                line,
+            });
+        }
+    }
+
+    fn word(&mut self, word: &[u8], line: u64) {
+        let mainline = self.frames.is_empty();
+        let written = notation::parse(word);
+        if mainline && self.facts.result_marker.is_some() {
+            let kind = match written {
+                Written::Garbage => ErrorKind::UnparseableToken,
+                _ => ErrorKind::MoveAfterResult,
+            };
+            return self.error(kind, word, line);
+        }
+        let line_broken = match self.frames.last() {
+            Some(frame) => frame.broken,
+            None => self.mainline_done,
+        };
+        if line_broken {
+            return;
+        }
+        let (san_plus, normalised) = match written {
+            Written::Move { san_plus, normalised } => (san_plus, normalised),
+            Written::Null => return self.error(ErrorKind::NullMove, word, line),
+            Written::Garbage => return self.error(ErrorKind::UnparseableToken, word, line),
+        };
+        let resolved = match notation::resolve(&self.pos, san_plus.san, word) {
+            Ok(resolved) => resolved,
+            Err(kind) => return self.error(kind, word, line),
+        };
+        if let Some(reason) = if normalised { Some("not SAN") } else { resolved.nonstandard } {
+            let canonical = San::from_move(&self.pos, resolved.m);
+            self.notation.note(|| format!("{} ({reason}) read as {canonical}", text(word)), line);
+        }
+        if self.variations {
+            self.before_last = Some(self.pos.clone());
+        }
+        if !mainline {
+            self.pos.play_unchecked(resolved.m);
+            self.ply += 1;
+            return;
+        }
+        // A `#` on the previous move was wrong: a legal move followed it.
+        if let Some((previous, Some(Suffix::Checkmate), previous_line)) = self.last_move.take() {
+            self.suffixes.note(|| format!("{previous} is marked # but is not mate"), previous_line);
+        }
+        let incremental = self.rules.before_move(&self.pos, resolved.m);
+        self.pos.play_unchecked(resolved.m);
+        self.ply += 1;
+        self.facts.plies = self.ply;
+        self.rules.after_move(&self.pos, self.ply, resolved.m, incremental);
+        let gives_check = self.pos.is_check();
+        if !notation::check_suffix_ok(san_plus.suffix, gives_check) {
+            self.suffixes.note(
+                || match gives_check {
+                    true => format!("{} gives check but has no + or #", text(word)),
+                    false => format!("{} is marked as check but does not check", text(word)),
+                },
+                line,
+            );
+        }
+        self.last_move = Some((text(word), san_plus.suffix, line));
+    }
+
+    /// Records the first error of the game; an error ends the replay of the
+    /// line it is in (the mainline, or the variation).
+    fn error(&mut self, kind: ErrorKind, word: &[u8], line: u64) {
+        let in_variation = match self.frames.last_mut() {
+            Some(frame) => {
+                frame.broken = true;
+                true
+            }
+            None => {
+                self.mainline_done = true;
+                false
+            }
+        };
+        if self.facts.error.is_some() {
+            return;
+        }
+        let mut message = kind.describe().to_owned();
+        if in_variation {
+            message.push_str(" in a variation");
+        }
+        let error = GameError {
+            kind,
+            san: text(word),
+            fen: Fen::from_position(&self.pos, EnPassantMode::Legal).to_string(),
+            line,
+            message,
+        };
+        self.facts.error = Some((error, self.ply + 1));
+    }
+
+    fn finish(mut self, final_fen: bool) -> MovetextFacts {
+        if !self.frames.is_empty() {
+            let outermost = self.frames.swap_remove(0);
+            self.frames.clear();
+            // Back to the mainline, where the unclosed `(` stands.
+            self.pos = outermost.pos;
+            self.ply = outermost.ply;
+            self.error(ErrorKind::UnterminatedVariation, b"(", outermost.line);
+        } else if self.skipped_depth > 0 && self.facts.error.is_none() {
+            self.error(ErrorKind::UnterminatedVariation, b"(", self.skipped_line);
+        }
+        let findings = self.rules.finish(&self.pos, self.facts.plies);
+        if let Some((written, suffix, line)) = self.last_move.take() {
+            let mated = findings.termination == Some((Termination::Checkmate, self.facts.plies));
+            match suffix {
+                Some(Suffix::Checkmate) if !mated => {
+                    self.suffixes.note(|| format!("{written} is marked # but is not mate"), line)
+                }
+                Some(Suffix::Check) | None if mated => {
+                    self.suffixes.note(|| format!("{written} mates but is not marked #"), line)
+                }
+                _ => {}
+            }
+        }
+        if let (Some((error, error_ply)), Some((termination, end_ply))) =
+            (self.facts.error.as_mut(), findings.termination)
+            && *error_ply > end_ply
+            && error.kind != ErrorKind::UnterminatedComment
+        {
+            error.message.push_str(&format!(
+                " (the game had already ended by {} after ply {end_ply})",
+                termination.name().replace('_', " ")
+            ));
+        }
+        self.suffixes.into_warning(WarningKind::CheckSuffix, self.warnings);
+        self.notation.into_warning(WarningKind::NonstandardNotation, self.warnings);
+        self.numbers.into_warning(WarningKind::MoveNumber, self.warnings);
+        self.facts.findings = findings;
+        self.facts.cannot_mate = ByColor::new_with(|side| self.pos.has_insufficient_material(side));
+        if final_fen {
+            self.facts.final_fen = Fen::from_position(&self.pos, EnPassantMode::Legal).to_string();
+        }
+        self.facts
+    }
+}
+
+fn text(word: &[u8]) -> String {
+    String::from_utf8_lossy(word).into_owned()
+}

@@ -1,0 +1,316 @@
+//! The movetext lexer: raw tokens with their lines, nothing skipped.
+//!
+//! pgn-reader finds where a game's movetext starts and ends, but it drops
+//! tokens it cannot read (`foo`, `e2-e4`) and forgets how a move was written
+//! (`0-0` and `O-O` look alike) and where. This lexer walks the movetext
+//! bytes of one game and yields every token with its 1-based line, so the
+//! replay can report a bad token precisely instead of skipping it. It knows
+//! PGN's lexical rules (comments, escapes, NAGs, results, move numbers) but
+//! not chess: deciding what a `Word` means is the replay's job.
+
+use memchr::{memchr, memchr_iter};
+
+/// A lexical token of movetext.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Token<'a> {
+    /// Anything that is not one of the other tokens: a move, or garbage.
+    Word(&'a [u8]),
+    /// A move number such as `12.` or `12...` (the number only).
+    MoveNumber(u32),
+    /// `$n`, `!`, `?`, `!!`, `??`, `!?`, `?!` or a textual evaluation glyph.
+    Nag,
+    /// A `{...}` or `;...` comment.
+    Comment,
+    /// A `{` comment that runs to the end of the game.
+    UnterminatedComment,
+    /// `(`.
+    VariationStart,
+    /// `)`.
+    VariationEnd,
+    /// A result marker: `1-0`, `0-1`, `1/2-1/2` or `*` (normalised).
+    Result(&'static str),
+}
+
+/// A token and the 1-based line it starts on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Located<'a> {
+    /// The token.
+    pub token: Token<'a>,
+    /// Line of its first byte.
+    pub line: u64,
+}
+
+/// Iterates the tokens of one game's movetext.
+#[derive(Debug)]
+pub struct Lexer<'a> {
+    bytes: &'a [u8],
+    pos: usize,
+    line: u64,
+    at_line_start: bool,
+}
+
+/// Bytes that end a word (pgn-reader's token ends, so both agree on words).
+fn is_token_end(byte: u8) -> bool {
+    matches!(
+        byte,
+        b' ' | b'\t' | b'\n' | b'\r' | b'{' | b'}' | b'(' | b')' | b'!' | b'?' | b'$' | b';' | b'.'
+            | b'*'
+    )
+}
+
+/// Textual evaluation symbols that stand for NAGs in many real files.
+const GLYPHS: &[&[u8]] = &[
+    b"+-", b"-+", b"+/-", b"-/+", b"+/=", b"=/+", b"+=", b"=+", b"=", b"\xc2\xb1", // ±
+    b"\xe2\x88\x93", // ∓
+    b"\xe2\x88\x9e", // ∞
+    b"\xe2\xa9\xb2", // ⩲
+    b"\xe2\xa9\xb1", // ⩱
+];
+
+/// Result markers, in the spellings pgn-reader accepts (ASCII, en and em
+/// dashes, `½`), with the canonical form each stands for.
+const RESULTS: &[(&[u8], &str)] = &[
+    (b"1-0", "1-0"),
+    (b"0-1", "0-1"),
+    (b"1/2-1/2", "1/2-1/2"),
+    ("1\u{2013}0".as_bytes(), "1-0"),
+    ("0\u{2013}1".as_bytes(), "0-1"),
+    ("1/2\u{2013}1/2".as_bytes(), "1/2-1/2"),
+    ("1\u{2014}0".as_bytes(), "1-0"),
+    ("0\u{2014}1".as_bytes(), "0-1"),
+    ("1/2\u{2014}1/2".as_bytes(), "1/2-1/2"),
+    ("\u{bd}-\u{bd}".as_bytes(), "1/2-1/2"),
+];
+
+impl<'a> Lexer<'a> {
+    /// A lexer over `bytes`, whose first byte is on line `line`.
+    pub fn new(bytes: &'a [u8], line: u64) -> Self {
+        Lexer { bytes, pos: 0, line, at_line_start: false }
+    }
+
+    fn rest(&self) -> &'a [u8] {
+        &self.bytes[self.pos..]
+    }
+
+    /// Advances over `n` bytes known to contain no newline.
+    fn advance(&mut self, n: usize) {
+        self.pos += n;
+        self.at_line_start = false;
+    }
+
+    /// Advances over `n` bytes, counting the newlines among them.
+    fn advance_counting(&mut self, n: usize) {
+        let skipped = &self.bytes[self.pos..self.pos + n];
+        self.line += memchr_iter(b'\n', skipped).count() as u64;
+        self.at_line_start = skipped.last() == Some(&b'\n');
+        self.pos += n;
+    }
+
+    fn skip_whitespace(&mut self) {
+        while let Some(&byte) = self.bytes.get(self.pos) {
+            match byte {
+                b'\n' => {
+                    self.line += 1;
+                    self.pos += 1;
+                    self.at_line_start = true;
+                }
+                b' ' | b'\t' | b'\r' => self.pos += 1,
+                // PGN standard 6: a `%` in the first column escapes its line.
+                b'%' if self.at_line_start => self.skip_to_line_end(),
+                _ => return,
+            }
+        }
+    }
+
+    fn skip_to_line_end(&mut self) {
+        let len = memchr(b'\n', self.rest()).unwrap_or(self.rest().len());
+        self.advance(len);
+    }
+
+    fn word_len(&self) -> usize {
+        self.rest().iter().position(|&b| is_token_end(b)).unwrap_or(self.rest().len())
+    }
+
+    fn lex_digits(&mut self) -> Token<'a> {
+        let rest = self.rest();
+        for &(spelling, canonical) in RESULTS {
+            if rest.starts_with(spelling)
+                && rest.get(spelling.len()).is_none_or(|&b| is_token_end(b))
+            {
+                self.advance(spelling.len());
+                return Token::Result(canonical);
+            }
+        }
+        let digits = rest.iter().take_while(|b| b.is_ascii_digit()).count();
+        let after = rest.get(digits).copied();
+        // A number followed by dots, space or the end is a move number;
+        // anything else (`0-0`, `1e4x`) is a word for the replay to judge.
+        if after.is_none_or(|b| matches!(b, b'.' | b' ' | b'\t' | b'\r' | b'\n')) {
+            let number = std::str::from_utf8(&rest[..digits])
+                .ok()
+                .and_then(|s| s.parse().ok())
+                .unwrap_or(u32::MAX);
+            let dots = rest[digits..].iter().take_while(|&&b| b == b'.').count();
+            self.advance(digits + dots);
+            return Token::MoveNumber(number);
+        }
+        let len = self.word_len();
+        let word = &rest[..len];
+        self.advance(len);
+        Token::Word(word)
+    }
+
+    fn lex_word(&mut self) -> Token<'a> {
+        let len = self.word_len().max(1);
+        let word = &self.rest()[..len];
+        self.advance(len);
+        if GLYPHS.contains(&word) { Token::Nag } else { Token::Word(word) }
+    }
+}
+
+impl<'a> Iterator for Lexer<'a> {
+    type Item = Located<'a>;
+
+    fn next(&mut self) -> Option<Located<'a>> {
+        self.skip_whitespace();
+        let &first = self.bytes.get(self.pos)?;
+        let line = self.line;
+        let token = match first {
+            b'{' => match memchr(b'}', &self.rest()[1..]) {
+                Some(end) => {
+                    self.advance_counting(end + 2);
+                    Token::Comment
+                }
+                None => {
+                    self.advance_counting(self.rest().len());
+                    Token::UnterminatedComment
+                }
+            },
+            b';' => {
+                self.skip_to_line_end();
+                Token::Comment
+            }
+            b'(' => {
+                self.advance(1);
+                Token::VariationStart
+            }
+            b')' => {
+                self.advance(1);
+                Token::VariationEnd
+            }
+            b'*' => {
+                self.advance(1);
+                Token::Result("*")
+            }
+            b'$' => {
+                let digits = self.rest()[1..].iter().take_while(|b| b.is_ascii_digit()).count();
+                if digits == 0 {
+                    return Some(Located { token: self.lex_word(), line });
+                }
+                self.advance(1 + digits);
+                Token::Nag
+            }
+            b'!' | b'?' => {
+                let len = self.rest().iter().take(2).take_while(|b| matches!(b, b'!' | b'?')).count();
+                self.advance(len);
+                Token::Nag
+            }
+            b'0'..=b'9' | b'\xc2' => self.lex_digits(),
+            // A lone `.` (as in `1. .. e5`) is punctuation, as for pgn-reader.
+            b'.' => {
+                self.advance(1);
+                return self.next();
+            }
+            _ => self.lex_word(),
+        };
+        Some(Located { token, line })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tokens(text: &str) -> Vec<(Token<'_>, u64)> {
+        Lexer::new(text.as_bytes(), 1).map(|t| (t.token, t.line)).collect()
+    }
+
+    #[test]
+    fn lexes_moves_numbers_and_results_with_lines() {
+        assert_eq!(
+            tokens("1. e4 e5\n2.Nf3 $1 {a\nb} Nc6!? 1-0"),
+            vec![
+                (Token::MoveNumber(1), 1),
+                (Token::Word(b"e4"), 1),
+                (Token::Word(b"e5"), 1),
+                (Token::MoveNumber(2), 2),
+                (Token::Word(b"Nf3"), 2),
+                (Token::Nag, 2),
+                (Token::Comment, 2),
+                (Token::Word(b"Nc6"), 3),
+                (Token::Nag, 3),
+                (Token::Result("1-0"), 3),
+            ]
+        );
+    }
+
+    #[test]
+    fn keeps_garbage_and_nonstandard_words() {
+        assert_eq!(
+            tokens("foo e2-e4 0-0 Nz9 -- 12... e9"),
+            vec![
+                (Token::Word(b"foo"), 1),
+                (Token::Word(b"e2-e4"), 1),
+                (Token::Word(b"0-0"), 1),
+                (Token::Word(b"Nz9"), 1),
+                (Token::Word(b"--"), 1),
+                (Token::MoveNumber(12), 1),
+                (Token::Word(b"e9"), 1),
+            ]
+        );
+    }
+
+    #[test]
+    fn unterminated_comment_runs_to_the_end() {
+        assert_eq!(
+            tokens("e4 {never\nclosed"),
+            vec![(Token::Word(b"e4"), 1), (Token::UnterminatedComment, 1)]
+        );
+    }
+
+    #[test]
+    fn escape_lines_and_semicolon_comments_are_skipped() {
+        assert_eq!(
+            tokens("e4 ; rest {\n%escaped line\ne5 \u{bd}-\u{bd}"),
+            vec![
+                (Token::Word(b"e4"), 1),
+                (Token::Comment, 1),
+                (Token::Word(b"e5"), 3),
+                (Token::Result("1/2-1/2"), 3),
+            ]
+        );
+    }
+
+    #[test]
+    fn glyphs_are_nags_and_variations_are_tokens() {
+        assert_eq!(
+            tokens("e4 += (e3 ?!) )"),
+            vec![
+                (Token::Word(b"e4"), 1),
+                (Token::Nag, 1),
+                (Token::VariationStart, 1),
+                (Token::Word(b"e3"), 1),
+                (Token::Nag, 1),
+                (Token::VariationEnd, 1),
+                (Token::VariationEnd, 1),
+            ]
+        );
+    }
+
+    #[test]
+    fn odd_bytes_never_stall() {
+        let text = b"\x00\xff\xc2 \xc2\xbd $ $x 1-0x 99999999999.";
+        let all: Vec<_> = Lexer::new(text, 1).collect();
+        assert!(all.len() >= 6, "{all:?}");
+    }
+}

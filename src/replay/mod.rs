@@ -1,0 +1,323 @@
+//! Replay: from a chunk of PGN bytes to one `GameRecord` per game.
+//!
+//! pgn-reader walks the chunk game by game: it parses each tag section into
+//! a [`TagSet`](tags::TagSet) and skips the movetext, telling us where the
+//! movetext starts and ends. The movetext bytes then go through our
+//! [`lexer`] (nothing is skipped silently) and are replayed on shakmaty
+//! under the [`rules`]. No I/O and no output formats here: a broken game is
+//! data in its record, never an `Err` and never a panic.
+
+pub mod game;
+pub mod lexer;
+pub mod notation;
+pub mod rules;
+pub mod tags;
+
+use std::io::{Cursor, Seek};
+
+use memchr::memchr_iter;
+use pgn_reader::Reader;
+use shakmaty::{
+    CastlingMode, Chess, FromSetup, PositionError, PositionErrorKinds,
+    fen::Fen,
+    variant::{Variant, VariantPosition},
+};
+
+use crate::{
+    chunk::Chunk,
+    options::ReplayOptions,
+    record::{ErrorKind, GameError, GameRecord, Warning, WarningKind},
+};
+use game::MovetextFacts;
+use lexer::Lexer;
+use rules::{RecordedResult, RuleTracker, result_consistent};
+use tags::{TagCollector, TagSet};
+
+/// Replays chunks; one per worker thread, reused for every chunk it gets.
+#[derive(Debug)]
+pub struct Replayer {
+    options: ReplayOptions,
+    collector: TagCollector,
+    rules: RuleTracker,
+}
+
+/// Where one game lies in its chunk.
+#[derive(Debug, Clone, Copy)]
+struct GameSpan {
+    start: usize,
+    movetext: usize,
+    end: usize,
+    line: u64,
+    index: u64,
+}
+
+impl Replayer {
+    /// A replayer with the given options.
+    pub fn new(options: ReplayOptions) -> Self {
+        Replayer { options, collector: TagCollector::default(), rules: RuleTracker::default() }
+    }
+
+    /// Replays every game of `chunk`, appending one record per game.
+    pub fn replay(&mut self, chunk: &Chunk, records: &mut Vec<GameRecord>) {
+        let bytes = chunk.bytes();
+        let mut rdr = Reader::new(Cursor::new(bytes));
+        let mut line = chunk.first_line;
+        let mut counted_to = 0;
+        let mut index = chunk.first_index;
+        // Reading from memory cannot fail; pgn-reader's only other error is
+        // a tag line without closing quote, after which it resumes on the
+        // next line: the same game goes on.
+        while rdr.has_more().unwrap_or(false) {
+            let start = position(&mut rdr);
+            self.collector.reset();
+            while let Err(_unreadable_tag) = rdr.read_game(&mut self.collector) {
+                self.collector.tags.unreadable += 1;
+            }
+            let movetext = position(&mut rdr);
+            let _ = rdr.has_more();
+            let end = position(&mut rdr).max(movetext);
+            line += count_lines(&bytes[counted_to..start]);
+            counted_to = start;
+            let span = GameSpan { start, movetext, end, line, index };
+            records.push(self.replay_game(chunk, bytes, span));
+            index += 1;
+        }
+    }
+
+    fn replay_game(&mut self, chunk: &Chunk, bytes: &[u8], span: GameSpan) -> GameRecord {
+        let tags = &self.collector.tags;
+        let tag_bytes = &bytes[span.start..span.movetext];
+        let mut warnings = Vec::new();
+        if !tag_bytes.is_empty() || tags.count > 0 {
+            tags::check(tags, tag_bytes, span.line, &mut warnings);
+        } else {
+            warnings.push(Warning {
+                kind: WarningKind::MissingTag,
+                message: "game without tags".to_owned(),
+                line: span.line,
+            });
+        }
+        let movetext_line = span.line + count_lines(tag_bytes);
+        let lexer = Lexer::new(&bytes[span.movetext..span.end], movetext_line);
+        let (variant, setup) = start_position(tags, &mut warnings, span.line);
+        let facts = match setup {
+            Setup::Chess(pos) => {
+                game::replay(pos, lexer, &mut self.rules, &self.options, false, &mut warnings)
+            }
+            Setup::Variant(pos) => {
+                game::replay(pos, lexer, &mut self.rules, &self.options, true, &mut warnings)
+            }
+            Setup::Unsupported => MovetextFacts {
+                has_moves: lexer.into_iter().any(|t| matches!(t.token, lexer::Token::Word(_))),
+                ..MovetextFacts::default()
+            },
+            Setup::BadFen(error) => MovetextFacts { error: Some((error, 0)), ..MovetextFacts::default() },
+        };
+        self.record(chunk, span, variant, facts, warnings)
+    }
+
+    fn record(
+        &self,
+        chunk: &Chunk,
+        span: GameSpan,
+        variant: String,
+        facts: MovetextFacts,
+        mut warnings: Vec<Warning>,
+    ) -> GameRecord {
+        let tags = &self.collector.tags;
+        let result = tags.result().map(str::to_owned);
+        let marker = facts.result_marker;
+        let recorded = RecordedResult::parse(match RecordedResult::parse(result.as_deref()) {
+            RecordedResult::Unknown if result.as_deref() != Some("*") => marker,
+            _ => result.as_deref(),
+        });
+        result_warnings(result.as_deref(), marker, span.line, &mut warnings);
+        let findings = facts.findings;
+        if let RecordedResult::Win(winner) = recorded
+            && findings.termination.is_none()
+            && facts.error.is_none()
+            && facts.final_side_cannot_mate(winner)
+        {
+            warnings.push(Warning {
+                kind: WarningKind::ImpossibleWin,
+                message: format!(
+                    "{} is scored as a win, but {winner} has no mating material (on time this is a draw)",
+                    result.as_deref().or(marker).unwrap_or("?"),
+                ),
+                line: span.line,
+            });
+        }
+        if !facts.has_moves && facts.error.is_none() {
+            warnings.push(Warning {
+                kind: WarningKind::EmptyGame,
+                message: "game without moves".to_owned(),
+                line: span.line,
+            });
+        }
+        let (termination, termination_ply) = findings.termination.unzip();
+        let (error, error_ply) = facts.error.unzip();
+        let moves_after_end = termination_ply.map_or(0, |end| facts.plies.saturating_sub(end));
+        GameRecord {
+            file: chunk.file.clone(),
+            index: span.index,
+            line: span.line,
+            white: tags.white().map(str::to_owned),
+            black: tags.black().map(str::to_owned),
+            event: tags.event().map(str::to_owned),
+            round: tags.round().map(str::to_owned),
+            result,
+            result_marker: marker.map(str::to_owned),
+            variant,
+            valid: error.is_none(),
+            error_ply,
+            error,
+            plies: facts.plies,
+            termination,
+            termination_ply,
+            threefold_ply: findings.threefold_ply,
+            fifty_ply: findings.fifty_ply,
+            moves_after_end,
+            result_consistent: result_consistent(&findings, recorded),
+            warnings,
+            final_fen: facts.final_fen,
+        }
+    }
+}
+
+fn position(rdr: &mut Reader<Cursor<&[u8]>>) -> usize {
+    // A cursor over memory always knows its position.
+    rdr.stream_position().map_or(0, |p| p as usize)
+}
+
+fn count_lines(bytes: &[u8]) -> u64 {
+    memchr_iter(b'\n', bytes).count() as u64
+}
+
+/// Warns when the Result tag and the movetext marker disagree.
+fn result_warnings(tag: Option<&str>, marker: Option<&str>, line: u64, warnings: &mut Vec<Warning>) {
+    let message = match (tag, marker) {
+        (Some(tag), Some(marker)) if tag != marker => {
+            format!("Result tag {tag} but the movetext ends with {marker}")
+        }
+        (Some(tag), None) => format!("Result tag {tag} but the movetext has no result marker"),
+        (None, Some(marker)) => format!("no Result tag; the movetext ends with {marker}"),
+        _ => return,
+    };
+    warnings.push(Warning { kind: WarningKind::ResultMismatch, message, line });
+}
+
+/// The position a game starts from.
+enum Setup {
+    Chess(Chess),
+    Variant(VariantPosition),
+    Unsupported,
+    BadFen(GameError),
+}
+
+/// What the `Variant` tag asks for.
+enum Rules {
+    Standard,
+    Chess960,
+    Lichess(Variant),
+    Unknown(String),
+}
+
+fn rules_of(tag: Option<&str>) -> Rules {
+    let Some(tag) = tag else { return Rules::Standard };
+    let key: String =
+        tag.chars().filter(|c| c.is_alphanumeric()).flat_map(char::to_lowercase).collect();
+    match key.as_str() {
+        "" | "standard" | "chess" | "normal" | "fromposition" => Rules::Standard,
+        "chess960" | "960" | "fischerandom" | "fischerrandom" | "frc" => Rules::Chess960,
+        "atomic" => Rules::Lichess(Variant::Atomic),
+        "antichess" | "giveaway" | "suicide" => Rules::Lichess(Variant::Antichess),
+        "kingofthehill" | "koth" => Rules::Lichess(Variant::KingOfTheHill),
+        "threecheck" | "3check" => Rules::Lichess(Variant::ThreeCheck),
+        "crazyhouse" => Rules::Lichess(Variant::Crazyhouse),
+        "racingkings" => Rules::Lichess(Variant::RacingKings),
+        "horde" => Rules::Lichess(Variant::Horde),
+        _ => Rules::Unknown(tag.to_owned()),
+    }
+}
+
+/// Sets up the start position from the `Variant` and `FEN` tags; returns
+/// the variant's name too.
+fn start_position(tags: &TagSet, warnings: &mut Vec<Warning>, line: u64) -> (String, Setup) {
+    let rules = rules_of(tags.variant.as_deref());
+    let fen = match tags.fen.as_deref().map(|fen| Fen::from_ascii(fen.trim().as_bytes())) {
+        None => None,
+        Some(Ok(fen)) => Some(fen),
+        Some(Err(error)) => return ("chess".to_owned(), bad_fen(tags, error, line)),
+    };
+    match rules {
+        Rules::Unknown(name) => {
+            warnings.push(Warning {
+                kind: WarningKind::UnsupportedVariant,
+                message: format!("variant \"{name}\" is not supported: its moves were not checked"),
+                line,
+            });
+            (name, Setup::Unsupported)
+        }
+        Rules::Lichess(variant) => {
+            let pos = match fen {
+                None => Ok(VariantPosition::new(variant)),
+                Some(fen) => {
+                    let mode = CastlingMode::detect(&fen.as_setup().clone());
+                    lenient(VariantPosition::from_setup(variant, fen.into_setup(), mode), warnings, line)
+                }
+            };
+            let name = variant.uci().to_owned();
+            match pos {
+                Ok(pos) => (name, Setup::Variant(pos)),
+                Err(error) => (name, bad_fen(tags, error, line)),
+            }
+        }
+        Rules::Standard | Rules::Chess960 => {
+            let chess960 = matches!(rules, Rules::Chess960);
+            let pos = match fen {
+                None => Ok(Chess::default()),
+                Some(fen) => {
+                    let setup = fen.into_setup();
+                    let mode = if chess960 { CastlingMode::Chess960 } else { CastlingMode::detect(&setup) };
+                    lenient(Chess::from_setup(setup, mode), warnings, line)
+                }
+            };
+            let name = if chess960 { "chess960" } else { "chess" }.to_owned();
+            match pos {
+                Ok(pos) => (name, Setup::Chess(pos)),
+                Err(error) => (name, bad_fen(tags, error, line)),
+            }
+        }
+    }
+}
+
+/// Accepts a FEN position whose castling rights or en passant square cannot
+/// be right (as python-chess does), with a warning; rejects anything else.
+fn lenient<P>(
+    pos: Result<P, PositionError<P>>,
+    warnings: &mut Vec<Warning>,
+    line: u64,
+) -> Result<P, PositionError<P>> {
+    let fixable = PositionErrorKinds::INVALID_CASTLING_RIGHTS | PositionErrorKinds::INVALID_EP_SQUARE;
+    match pos {
+        Err(error) if fixable.contains(error.kinds()) => {
+            warnings.push(Warning {
+                kind: WarningKind::MalformedTag,
+                message: format!("FEN: {error}; ignored"),
+                line,
+            });
+            error.ignore_invalid_castling_rights().or_else(PositionError::ignore_invalid_ep_square)
+        }
+        other => other,
+    }
+}
+
+fn bad_fen(tags: &TagSet, error: impl std::fmt::Display, line: u64) -> Setup {
+    Setup::BadFen(GameError {
+        kind: ErrorKind::BadFen,
+        san: tags.fen.clone().unwrap_or_default(),
+        fen: String::new(),
+        line,
+        message: format!("bad FEN: {error}"),
+    })
+}

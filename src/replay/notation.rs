@@ -1,0 +1,262 @@
+//! From a written move to a legal move: SAN and the notations people use.
+//!
+//! Input is one movetext word as written and a position; output is the
+//! legal move it denotes, or why it denotes none (`ErrorKind`). Standard SAN
+//! goes straight to shakmaty. Forms that are not SAN but denote exactly one
+//! legal move — `0-0`, `e2e4`, `e2-e4`, `Ng1f3`, `e8Q`, `e7e8q`, `Pe4`, a
+//! wrong capture mark — are accepted with a reason for a warning, as
+//! python-chess accepts them.
+
+use shakmaty::{
+    Move, Position, Rank, Role,
+    san::{San, SanError, SanPlus, Suffix},
+    uci::UciMove,
+};
+
+use crate::record::ErrorKind;
+
+/// What a word says, before looking at the position.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Written {
+    /// A move in SAN syntax.
+    Move {
+        /// The move and its check suffix.
+        san_plus: SanPlus,
+        /// Whether the word had to be rewritten into SAN first.
+        normalised: bool,
+    },
+    /// `--` or `Z0`: a null move.
+    Null,
+    /// Not a move at all.
+    Garbage,
+}
+
+/// Longest word worth normalising; longer words are garbage.
+const MAX_MOVE_LEN: usize = 12;
+
+/// Reads a word as a move.
+pub fn parse(word: &[u8]) -> Written {
+    match SanPlus::from_ascii(word) {
+        Ok(SanPlus { san: San::Null, .. }) => Written::Null,
+        Ok(san_plus) => Written::Move { san_plus, normalised: false },
+        Err(_) => match normalise(word) {
+            Some(san_plus) => Written::Move { san_plus, normalised: true },
+            None if word == b"0000" || word == b"@@@@" => Written::Null,
+            None => Written::Garbage,
+        },
+    }
+}
+
+/// Rewrites the common non-SAN forms into SAN: castling with zeros, a `-`
+/// between the squares of long algebraic notation, a promotion piece
+/// without `=` or in lower case (UCI).
+fn normalise(word: &[u8]) -> Option<SanPlus> {
+    if word.len() > MAX_MOVE_LEN {
+        return None;
+    }
+    let (body, suffix) = match word.last() {
+        Some(b'+' | b'#') => word.split_at(word.len() - 1),
+        _ => (word, &b""[..]),
+    };
+    let mut buf = [0u8; MAX_MOVE_LEN + 2];
+    let mut len = 0;
+    let mut push = |b: u8| {
+        buf[len] = b;
+        len += 1;
+    };
+    if body.iter().all(|&b| b == b'0' || b == b'-') && body.len() >= 3 {
+        body.iter().for_each(|&b| push(if b == b'0' { b'O' } else { b }));
+    } else {
+        for (i, &b) in body.iter().enumerate() {
+            let prev = i.checked_sub(1).map(|p| body[p]);
+            let is_last = i + 1 == body.len();
+            match b {
+                b'-' if prev.is_some_and(|p| p.is_ascii_digit()) => {}
+                b'Q' | b'R' | b'B' | b'N' | b'q' | b'r' | b'b' | b'n'
+                    if is_last && matches!(prev, Some(b'1' | b'8')) =>
+                {
+                    push(b'=');
+                    push(b.to_ascii_uppercase());
+                }
+                b'q' | b'r' | b'b' | b'n' if is_last && prev == Some(b'=') => {
+                    push(b.to_ascii_uppercase())
+                }
+                _ => push(b),
+            }
+        }
+    }
+    suffix.iter().for_each(|&b| push(b));
+    SanPlus::from_ascii(&buf[..len]).ok().filter(|sp| sp.san != San::Null)
+}
+
+/// A move found for a written word.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Resolved {
+    /// The legal move.
+    pub m: Move,
+    /// Why the notation is not standard SAN, if it is not.
+    pub nonstandard: Option<&'static str>,
+}
+
+/// Finds the legal move `san` denotes in `pos`.
+pub fn resolve<P: Position>(pos: &P, san: San, written: &[u8]) -> Result<Resolved, ErrorKind> {
+    match san.to_move(pos) {
+        Ok(m) => Ok(Resolved { m, nonstandard: overspecified(pos, san, m, written) }),
+        Err(SanError::AmbiguousSan) => Err(ErrorKind::AmbiguousMove),
+        Err(SanError::IllegalSan) => resolve_lenient(pos, san, written),
+    }
+}
+
+/// Whether `word` has the shape of a UCI move: `g1f3`, `e7e8q`.
+fn is_uci_shaped(word: &[u8]) -> bool {
+    let square = |f: u8, r: u8| (b'a'..=b'h').contains(&f) && (b'1'..=b'8').contains(&r);
+    match word {
+        [f1, r1, f2, r2] => square(*f1, *r1) && square(*f2, *r2),
+        [f1, r1, f2, r2, promotion] => {
+            square(*f1, *r1) && square(*f2, *r2) && b"qrbn".contains(promotion)
+        }
+        _ => false,
+    }
+}
+
+/// The second chance for a SAN shakmaty rejects: a missing promotion piece
+/// is its own error; a UCI move of a piece (`g1f3`, which SAN syntax reads
+/// as a pawn move) and a wrong capture mark still denote a unique move.
+fn resolve_lenient<P: Position>(pos: &P, san: San, written: &[u8]) -> Result<Resolved, ErrorKind> {
+    if is_uci_shaped(written)
+        && let Ok(m) = UciMove::from_ascii(written).map_err(drop).and_then(|uci| uci.to_move(pos).map_err(drop))
+    {
+        return Ok(Resolved { m, nonstandard: Some("UCI notation") });
+    }
+    let San::Normal { role, file, rank, capture, to, promotion } = san else {
+        return Err(ErrorKind::IllegalMove);
+    };
+    if role == Role::Pawn && promotion.is_none() && matches!(to.rank(), Rank::First | Rank::Eighth)
+    {
+        let promotes = pos
+            .san_candidates(Role::Pawn, to)
+            .iter()
+            .any(|m| m.is_promotion() && file.is_none_or(|f| m.from().is_some_and(|s| s.file() == f)));
+        if promotes {
+            return Err(ErrorKind::MissingPromotion);
+        }
+    }
+    let toggled = San::Normal { role, file, rank, capture: !capture, to, promotion };
+    match toggled.to_move(pos) {
+        Ok(m) => Ok(Resolved {
+            m,
+            nonstandard: Some(if capture { "capture mark on a non-capture" } else { "capture without x" }),
+        }),
+        Err(SanError::AmbiguousSan) => Err(ErrorKind::AmbiguousMove),
+        Err(SanError::IllegalSan) => Err(ErrorKind::IllegalMove),
+    }
+}
+
+/// Whether a legal SAN says more than SAN should: `Ng1f3`, `e2e4`, `Pe4`,
+/// a missing pawn file on a capture. Only moves with a disambiguator are
+/// compared to the canonical SAN, so the common case costs nothing.
+fn overspecified<P: Position>(pos: &P, san: San, m: Move, written: &[u8]) -> Option<&'static str> {
+    if written.first() == Some(&b'P') {
+        return Some("pawn written with P");
+    }
+    let San::Normal { role, file, rank, capture, .. } = san else {
+        return None;
+    };
+    let suspicious = if role == Role::Pawn {
+        rank.is_some() || file.is_some() != capture
+    } else {
+        file.is_some() || rank.is_some()
+    };
+    (suspicious && San::from_move(pos, m) != san).then_some("over- or under-disambiguated")
+}
+
+/// Whether the suffix written after a move agrees with the position it
+/// reached: `+` for check, nothing without check. Mate (`#`) is judged by the
+/// caller, which knows whether another move followed.
+pub fn check_suffix_ok(suffix: Option<Suffix>, gives_check: bool) -> bool {
+    match suffix {
+        None => !gives_check,
+        Some(Suffix::Check) | Some(Suffix::Checkmate) => gives_check,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use shakmaty::{CastlingMode, Chess, Square, fen::Fen};
+
+    use super::*;
+
+    fn position(fen: &str) -> Chess {
+        Fen::from_ascii(fen.as_bytes()).unwrap().into_position(CastlingMode::Standard).unwrap()
+    }
+
+    fn play(pos: &Chess, word: &str) -> Result<Resolved, ErrorKind> {
+        match parse(word.as_bytes()) {
+            Written::Move { san_plus, normalised } => resolve(pos, san_plus.san, word.as_bytes())
+                .map(|r| Resolved { nonstandard: r.nonstandard.or(normalised.then_some("n")), ..r }),
+            other => panic!("{word}: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn standard_san_is_plain() {
+        let r = play(&Chess::default(), "Nf3").unwrap();
+        assert_eq!(r.m.to(), Square::F3);
+        assert_eq!(r.nonstandard, None);
+    }
+
+    #[test]
+    fn long_algebraic_and_uci_are_accepted_as_nonstandard() {
+        for word in ["e2e4", "e2-e4", "Pe4"] {
+            let r = play(&Chess::default(), word).unwrap();
+            assert_eq!((r.m.from(), r.m.to()), (Some(Square::E2), Square::E4), "{word}");
+            assert!(r.nonstandard.is_some(), "{word}");
+        }
+        for word in ["Ng1f3", "g1f3"] {
+            let r = play(&Chess::default(), word).unwrap();
+            assert_eq!((r.m.role(), r.m.to()), (Role::Knight, Square::F3), "{word}");
+            assert!(r.nonstandard.is_some(), "{word}");
+        }
+    }
+
+    #[test]
+    fn castling_with_zeros_is_castling() {
+        let pos = position("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+        assert!(matches!(play(&pos, "0-0").unwrap().m, Move::Castle { .. }));
+        assert!(matches!(play(&pos, "0-0-0+").unwrap().m, Move::Castle { .. }));
+    }
+
+    #[test]
+    fn promotions_in_every_spelling() {
+        let pos = position("8/4P3/8/8/8/8/k7/4K3 w - - 0 1");
+        for word in ["e8=Q", "e8Q", "e7e8q", "e8=q"] {
+            assert_eq!(play(&pos, word).unwrap().m.promotion(), Some(Role::Queen), "{word}");
+        }
+        assert_eq!(play(&pos, "e8=N").unwrap().m.promotion(), Some(Role::Knight));
+        assert_eq!(play(&pos, "e8"), Err(ErrorKind::MissingPromotion));
+    }
+
+    #[test]
+    fn wrong_capture_mark_still_finds_the_move() {
+        let r = play(&Chess::default(), "Nxf3").unwrap();
+        assert_eq!(r.m.to(), Square::F3);
+        assert_eq!(r.nonstandard, Some("capture mark on a non-capture"));
+    }
+
+    #[test]
+    fn illegal_and_ambiguous_are_errors() {
+        assert_eq!(play(&Chess::default(), "Nf4"), Err(ErrorKind::IllegalMove));
+        let pos = position("k7/8/8/8/8/8/8/KN3N2 w - - 0 1");
+        assert_eq!(play(&pos, "Nd2"), Err(ErrorKind::AmbiguousMove));
+        assert!(play(&pos, "Nbd2").unwrap().nonstandard.is_none());
+    }
+
+    #[test]
+    fn null_moves_and_garbage() {
+        assert_eq!(parse(b"--"), Written::Null);
+        assert_eq!(parse(b"Z0"), Written::Null);
+        for garbage in ["foo", "Nz9", "e9", "xx", "Kingside"] {
+            assert_eq!(parse(garbage.as_bytes()), Written::Garbage, "{garbage}");
+        }
+    }
+}

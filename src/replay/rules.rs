@@ -1,0 +1,371 @@
+//! The FIDE Laws that end or may end a game, tracked ply by ply.
+//!
+//! `RuleTracker` watches the positions a game passes through and finds the
+//! first automatic end (Art. 5.1.1 checkmate, 5.2.1 stalemate, 5.2.2 dead
+//! position by material, 9.6.1 fivefold repetition, 9.6.2 seventy-five
+//! moves, or a variant's own end) and the first claimable draws (Art. 9.2
+//! threefold repetition, 9.3 fifty moves). It sees positions and moves only;
+//! no text, no I/O. Result consistency lives here too, because it is a
+//! question about the final position.
+//!
+//! Cost model: a legal move generation per ply would double the replay's
+//! cost, so mate and stalemate are decided once, at the last position: any
+//! earlier position had a legal move, the one that was played next.
+
+use std::collections::HashMap;
+
+use shakmaty::{Color, EnPassantMode, KnownOutcome, Move, Outcome, Position};
+
+use crate::record::Termination;
+
+/// Hash of a position under FIDE's identity (Art. 9.2.3): pieces, side to
+/// move, castling rights, and the en passant square only when a legal en
+/// passant capture exists.
+pub fn position_hash<P: Position>(pos: &P) -> u64 {
+    pos.zobrist_hash::<shakmaty::zobrist::Zobrist64>(EnPassantMode::Legal).0
+}
+
+/// Beyond this many positions since the last irreversible move, occurrences
+/// are counted in a hash map instead of by scanning (keeps hostile games of
+/// millions of shuffling plies linear).
+const SCAN_LIMIT: usize = 256;
+
+/// Counts how often each position occurred since the last irreversible move.
+#[derive(Debug, Default)]
+struct RepetitionTable {
+    history: Vec<u64>,
+    counts: HashMap<u64, u32>,
+}
+
+impl RepetitionTable {
+    fn clear(&mut self) {
+        self.history.clear();
+        self.counts.clear();
+    }
+
+    /// Records `hash` and returns how often it has now occurred.
+    fn record(&mut self, hash: u64) -> u32 {
+        self.history.push(hash);
+        if self.history.len() <= SCAN_LIMIT {
+            // Same side to move only: every other entry, newest first.
+            return self.history.iter().rev().step_by(2).filter(|&&h| h == hash).count() as u32;
+        }
+        if self.counts.is_empty() {
+            for &h in &self.history[..self.history.len() - 1] {
+                *self.counts.entry(h).or_default() += 1;
+            }
+        }
+        let count = self.counts.entry(hash).or_default();
+        *count += 1;
+        *count
+    }
+}
+
+/// An automatic end that stands only if the position still has a legal move
+/// (the 75-move rule yields to a mate or stalemate, Art. 9.6.2).
+#[derive(Debug, Clone, Copy)]
+struct Pending {
+    ply: u32,
+    seventyfive: bool,
+    fifty: bool,
+}
+
+/// What the rules determined about a game once it is fully replayed.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct RuleFindings {
+    /// First automatic end and the ply after which it holds.
+    pub termination: Option<(Termination, u32)>,
+    /// First ply whose position occurred for the third time.
+    pub threefold_ply: Option<u32>,
+    /// First ply at which the fifty-move rule could be claimed.
+    pub fifty_ply: Option<u32>,
+    /// The winner of a decisive automatic end, if any.
+    pub winner: Option<Color>,
+}
+
+/// Tracks the rules ply by ply. Reused across games (`reset`).
+#[derive(Debug, Default)]
+pub struct RuleTracker {
+    table: RepetitionTable,
+    hash: u64,
+    findings: RuleFindings,
+    pending: Option<Pending>,
+    check_variant_end: bool,
+}
+
+impl RuleTracker {
+    /// Starts a game at `pos` (ply 0). `variant` turns on the per-ply check
+    /// for a variant's own ends.
+    pub fn start<P: Position>(&mut self, pos: &P, variant: bool) {
+        self.table.clear();
+        self.findings = RuleFindings::default();
+        self.pending = None;
+        self.check_variant_end = variant;
+        self.hash = position_hash(pos);
+        self.observe(pos, 0, true);
+    }
+
+    /// Notes that `m` is about to be played legally from `before`, the
+    /// position after `ply`: the position had a legal move, so a pending
+    /// end stands. Returns the incremental hash update if shakmaty has one.
+    pub fn before_move<P: Position>(&mut self, before: &P, m: Move) -> Option<u64> {
+        if let Some(pending) = self.pending.take() {
+            self.confirm(pending);
+        }
+        if before.is_irreversible(m) {
+            self.table.clear();
+        }
+        before
+            .update_zobrist_hash::<shakmaty::zobrist::Zobrist64>(
+                shakmaty::zobrist::Zobrist64(self.hash),
+                m,
+                EnPassantMode::Legal,
+            )
+            .map(|z| z.0)
+    }
+
+    /// Records the position `after` reached at `ply` by move `m`.
+    pub fn after_move<P: Position>(&mut self, after: &P, ply: u32, m: Move, incremental: Option<u64>) {
+        self.hash = incremental.unwrap_or_else(|| position_hash(after));
+        let material_changed = m.is_capture() || m.is_promotion() || matches!(m, Move::Put { .. });
+        self.observe(after, ply, material_changed);
+    }
+
+    fn observe<P: Position>(&mut self, pos: &P, ply: u32, material_changed: bool) {
+        let findings = &mut self.findings;
+        let tracking_repetitions = findings.threefold_ply.is_none() || findings.termination.is_none();
+        let occurrences = if tracking_repetitions { self.table.record(self.hash) } else { 0 };
+        if occurrences >= 3 && findings.threefold_ply.is_none() {
+            findings.threefold_ply = Some(ply);
+        }
+        let clock = pos.halfmoves();
+        let fifty = clock >= 100 && findings.fifty_ply.is_none();
+        if findings.termination.is_some() {
+            if fifty {
+                self.pending = Some(Pending { ply, seventyfive: false, fifty });
+            }
+            return;
+        }
+        if self.check_variant_end
+            && let Outcome::Known(outcome) = pos.variant_outcome()
+        {
+            self.end(outcome_termination(outcome), ply, outcome_winner(outcome));
+        } else if material_changed && pos.is_insufficient_material() {
+            // Art. 5.2.2: no sequence of legal moves can lead to mate.
+            self.end(Termination::InsufficientMaterial, ply, None);
+        } else if occurrences >= 5 {
+            // Art. 9.6.1. A fivefold repetition cannot be mate or stalemate:
+            // the earlier occurrences had a move played from them. The same
+            // argument confirms a simultaneous 75-move end at once.
+            let termination =
+                if clock >= 150 { Termination::SeventyfiveMoves } else { Termination::FivefoldRepetition };
+            self.end(termination, ply, None);
+        }
+        let seventyfive = clock >= 150 && self.findings.termination.is_none();
+        if seventyfive || fifty {
+            self.pending = Some(Pending { ply, seventyfive, fifty });
+        }
+    }
+
+    fn end(&mut self, termination: Termination, ply: u32, winner: Option<Color>) {
+        self.findings.termination = Some((termination, ply));
+        self.findings.winner = winner;
+    }
+
+    fn confirm(&mut self, pending: Pending) {
+        if pending.fifty && self.findings.fifty_ply.is_none() {
+            self.findings.fifty_ply = Some(pending.ply);
+        }
+        if pending.seventyfive && self.findings.termination.is_none() {
+            // Art. 9.6.2: 75 moves without capture or pawn move.
+            self.end(Termination::SeventyfiveMoves, pending.ply, None);
+        }
+    }
+
+    /// Decides the last position reached, `pos` at `ply`, and returns all
+    /// findings. The only legal move generation of the game happens here.
+    pub fn finish<P: Position>(&mut self, pos: &P, ply: u32) -> RuleFindings {
+        let pending = self.pending.take();
+        if self.findings.termination.is_none() || pending.is_some() {
+            let has_moves = !pos.legal_moves().is_empty();
+            if self.findings.termination.is_none() && !has_moves {
+                if pos.is_check() {
+                    // Art. 5.1.1: the side that delivered mate wins.
+                    self.end(Termination::Checkmate, ply, Some(!pos.turn()));
+                } else {
+                    self.end(Termination::Stalemate, ply, None);
+                }
+            }
+            if let Some(pending) = pending.filter(|_| has_moves) {
+                self.confirm(pending);
+            }
+        }
+        self.findings
+    }
+}
+
+fn outcome_termination(outcome: KnownOutcome) -> Termination {
+    match outcome {
+        KnownOutcome::Decisive { .. } => Termination::VariantWin,
+        KnownOutcome::Draw => Termination::VariantDraw,
+    }
+}
+
+fn outcome_winner(outcome: KnownOutcome) -> Option<Color> {
+    match outcome {
+        KnownOutcome::Decisive { winner } => Some(winner),
+        KnownOutcome::Draw => None,
+    }
+}
+
+/// A recorded result, as far as the rules are concerned.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RecordedResult {
+    /// `1-0` or `0-1`.
+    Win(Color),
+    /// `1/2-1/2`.
+    Draw,
+    /// `*`, missing, or not one of the four results.
+    Unknown,
+}
+
+impl RecordedResult {
+    /// Reads `1-0`, `0-1`, `1/2-1/2`; anything else is `Unknown`.
+    pub fn parse(text: Option<&str>) -> Self {
+        match text {
+            Some("1-0") => RecordedResult::Win(Color::White),
+            Some("0-1") => RecordedResult::Win(Color::Black),
+            Some("1/2-1/2") => RecordedResult::Draw,
+            _ => RecordedResult::Unknown,
+        }
+    }
+}
+
+/// Whether `recorded` agrees with the automatic end in `findings`: a win for
+/// the side that mated (or won by the variant's rule), a draw for an
+/// automatic draw. A game that did not end automatically agrees with any
+/// result.
+pub fn result_consistent(findings: &RuleFindings, recorded: RecordedResult) -> bool {
+    match findings.termination {
+        None => true,
+        Some((termination, _)) if termination.is_draw() => recorded == RecordedResult::Draw,
+        Some(_) => findings.winner.is_some_and(|winner| recorded == RecordedResult::Win(winner)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use shakmaty::{CastlingMode, Chess, fen::Fen, san::San};
+
+    use super::*;
+
+    fn replay(fen: Option<&str>, sans: &str) -> RuleFindings {
+        let mut pos: Chess = match fen {
+            Some(fen) => Fen::from_ascii(fen.as_bytes())
+                .unwrap()
+                .into_position(CastlingMode::Standard)
+                .unwrap(),
+            None => Chess::default(),
+        };
+        let mut rules = RuleTracker::default();
+        rules.start(&pos, false);
+        let mut ply = 0;
+        for san in sans.split_whitespace() {
+            let m = san.parse::<San>().unwrap().to_move(&pos).unwrap();
+            let incremental = rules.before_move(&pos, m);
+            pos.play_unchecked(m);
+            ply += 1;
+            rules.after_move(&pos, ply, m, incremental);
+        }
+        rules.finish(&pos, ply)
+    }
+
+    const SHUFFLE: &str = "Nf3 Nf6 Ng1 Ng8";
+
+    #[test]
+    fn threefold_counts_the_start_position() {
+        let findings = replay(None, &[SHUFFLE, SHUFFLE].join(" "));
+        assert_eq!(findings.threefold_ply, Some(8));
+        assert_eq!(findings.termination, None);
+    }
+
+    #[test]
+    fn fivefold_ends_the_game_at_the_fifth_occurrence() {
+        let findings = replay(None, &[SHUFFLE; 5].join(" "));
+        assert_eq!(findings.termination, Some((Termination::FivefoldRepetition, 16)));
+        assert_eq!(findings.threefold_ply, Some(8));
+    }
+
+    #[test]
+    fn fools_mate_is_won_by_black() {
+        let findings = replay(None, "f3 e5 g4 Qh4");
+        assert_eq!(findings.termination, Some((Termination::Checkmate, 4)));
+        assert_eq!(findings.winner, Some(Color::Black));
+        assert!(result_consistent(&findings, RecordedResult::Win(Color::Black)));
+        assert!(!result_consistent(&findings, RecordedResult::Draw));
+        assert!(!result_consistent(&findings, RecordedResult::Unknown));
+    }
+
+    #[test]
+    fn stalemate_is_found_at_the_last_position() {
+        let findings = replay(Some("7k/8/6Q1/8/8/8/8/K7 w - - 0 1"), "Qf7");
+        assert_eq!(findings.termination, Some((Termination::Stalemate, 1)));
+        assert!(result_consistent(&findings, RecordedResult::Draw));
+    }
+
+    #[test]
+    fn capture_into_bare_kings_is_insufficient_material() {
+        let findings = replay(Some("k7/8/8/8/2q5/3K4/8/8 w - - 0 1"), "Kxc4");
+        assert_eq!(findings.termination, Some((Termination::InsufficientMaterial, 1)));
+    }
+
+    #[test]
+    fn start_position_can_already_be_dead() {
+        let findings = replay(Some("8/8/8/3k4/8/3KB3/8/8 w - - 0 1"), "Kc3");
+        assert_eq!(findings.termination, Some((Termination::InsufficientMaterial, 0)));
+    }
+
+    #[test]
+    fn fifty_moves_claimable_from_ply_zero_when_the_fen_says_so() {
+        let findings = replay(Some("8/8/8/3k4/8/3KR3/8/8 w - - 100 80"), "Kc3");
+        assert_eq!(findings.fifty_ply, Some(0));
+        assert_eq!(findings.termination, None);
+    }
+
+    #[test]
+    fn seventyfive_moves_end_the_game_unless_the_move_mates() {
+        let findings = replay(Some("8/8/8/3k4/8/3KR3/8/8 w - - 149 80"), "Kc3 Kd6");
+        assert_eq!(findings.termination, Some((Termination::SeventyfiveMoves, 1)));
+        // Rook mates on the 150th half-move: mate wins (Art. 9.6.2).
+        let findings = replay(Some("k7/8/1K6/8/8/8/8/7R w - - 149 80"), "Rh8");
+        assert_eq!(findings.termination, Some((Termination::Checkmate, 1)));
+        assert_eq!(findings.fifty_ply, Some(0));
+    }
+
+    #[test]
+    fn uncapturable_en_passant_square_does_not_make_a_new_position() {
+        // After ...d5 the e-pawn could not capture en passant (no pawn on
+        // e5/c5), so the position equals the one with the pawn already there.
+        let a = replay(None, "e4 d5");
+        let pos_after: Chess = Fen::from_ascii(b"rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 2")
+            .unwrap()
+            .into_position(CastlingMode::Standard)
+            .unwrap();
+        let without_ep: Chess = Fen::from_ascii(b"rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2")
+            .unwrap()
+            .into_position(CastlingMode::Standard)
+            .unwrap();
+        assert_eq!(position_hash(&pos_after), position_hash(&without_ep));
+        assert_eq!(a.termination, None);
+    }
+
+    #[test]
+    fn long_shuffles_switch_to_the_hash_map_and_still_count() {
+        let mut table = RepetitionTable::default();
+        for i in 0..1000u64 {
+            assert_eq!(table.record(i), 1);
+        }
+        assert_eq!(table.record(998), 2);
+        assert_eq!(table.record(998), 3);
+    }
+}

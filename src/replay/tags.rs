@@ -1,0 +1,290 @@
+//! A game's tag section: collected through pgn-reader, checked against the
+//! Seven Tag Roster (PGN standard 8.1.1).
+//!
+//! `TagCollector` is the pgn-reader `Visitor`: it keeps the tags arbiter
+//! reports or needs to set up the game and stops the reader at the movetext,
+//! which the lexer reads instead. Values are decoded as UTF-8, or as Latin-1
+//! (PGN's official charset) when they are not valid UTF-8. `check` turns
+//! missing, malformed, duplicated and unreadable tags into warnings.
+
+use std::ops::ControlFlow;
+
+use memchr::{memchr, memchr_iter, memchr3};
+use pgn_reader::{RawTag, Visitor};
+
+use crate::record::{Warning, WarningKind};
+
+/// The Seven Tag Roster, in its required order.
+pub const ROSTER: [&str; 7] = ["Event", "Site", "Date", "Round", "White", "Black", "Result"];
+
+/// The tags of one game that arbiter keeps.
+#[derive(Debug, Default, Clone)]
+pub struct TagSet {
+    /// Roster values, indexed like [`ROSTER`].
+    pub roster: [Option<String>; 7],
+    /// `FEN` tag.
+    pub fen: Option<String>,
+    /// `Variant` tag.
+    pub variant: Option<String>,
+    /// Names of tags given more than once.
+    pub duplicates: Vec<String>,
+    /// How many tags pgn-reader reported.
+    pub count: usize,
+    /// How many tag lines pgn-reader could not read (no closing quote).
+    pub unreadable: usize,
+}
+
+impl TagSet {
+    fn roster_value(&self, name: &str) -> Option<&str> {
+        ROSTER.iter().position(|&n| n == name).and_then(|i| self.roster[i].as_deref())
+    }
+
+    /// `White` tag.
+    pub fn white(&self) -> Option<&str> {
+        self.roster_value("White")
+    }
+
+    /// `Black` tag.
+    pub fn black(&self) -> Option<&str> {
+        self.roster_value("Black")
+    }
+
+    /// `Event` tag.
+    pub fn event(&self) -> Option<&str> {
+        self.roster_value("Event")
+    }
+
+    /// `Round` tag.
+    pub fn round(&self) -> Option<&str> {
+        self.roster_value("Round")
+    }
+
+    /// `Result` tag.
+    pub fn result(&self) -> Option<&str> {
+        self.roster_value("Result")
+    }
+}
+
+/// Decodes a tag value: escapes resolved, UTF-8 if valid, else Latin-1.
+pub fn decode(value: RawTag<'_>) -> String {
+    let bytes = value.decode();
+    match std::str::from_utf8(&bytes) {
+        Ok(text) => text.to_owned(),
+        // Latin-1 maps each byte to the code point of the same value.
+        Err(_) => bytes.iter().map(|&b| char::from(b)).collect(),
+    }
+}
+
+/// The pgn-reader visitor: collects tags, then stops at the movetext.
+#[derive(Debug, Default)]
+pub struct TagCollector {
+    /// The tags collected so far for the current game.
+    pub tags: TagSet,
+    seen: Vec<Vec<u8>>,
+}
+
+impl TagCollector {
+    /// Forgets the previous game's tags (keeping allocations).
+    pub fn reset(&mut self) {
+        self.tags.roster.iter_mut().for_each(|v| *v = None);
+        self.tags.fen = None;
+        self.tags.variant = None;
+        self.tags.duplicates.clear();
+        self.tags.count = 0;
+        self.tags.unreadable = 0;
+        self.seen.clear();
+    }
+
+    fn note_name(&mut self, name: &[u8]) {
+        if self.seen.iter().any(|seen| seen == name) {
+            let name = String::from_utf8_lossy(name).into_owned();
+            if !self.tags.duplicates.contains(&name) {
+                self.tags.duplicates.push(name);
+            }
+        } else {
+            self.seen.push(name.to_vec());
+        }
+    }
+}
+
+impl Visitor for TagCollector {
+    type Tags = ();
+    type Movetext = ();
+    type Output = ();
+
+    fn begin_tags(&mut self) -> ControlFlow<(), ()> {
+        ControlFlow::Continue(())
+    }
+
+    fn tag(&mut self, _tags: &mut (), name: &[u8], value: RawTag<'_>) -> ControlFlow<()> {
+        self.tags.count += 1;
+        self.note_name(name);
+        let slot = match name {
+            b"FEN" => &mut self.tags.fen,
+            b"Variant" => &mut self.tags.variant,
+            _ => match ROSTER.iter().position(|r| r.as_bytes() == name) {
+                Some(i) => &mut self.tags.roster[i],
+                None => return ControlFlow::Continue(()),
+            },
+        };
+        if slot.is_none() {
+            *slot = Some(decode(value));
+        }
+        ControlFlow::Continue(())
+    }
+
+    fn begin_movetext(&mut self, _tags: ()) -> ControlFlow<(), ()> {
+        // The lexer reads the movetext; pgn-reader skips it at full speed.
+        ControlFlow::Break(())
+    }
+
+    fn end_game(&mut self, _movetext: ()) {}
+}
+
+/// Checks the tag section `bytes` (starting on line `line`) and its
+/// collected `tags`, appending warnings.
+pub fn check(tags: &TagSet, bytes: &[u8], line: u64, warnings: &mut Vec<Warning>) {
+    // pgn-reader silently drops tag lines it cannot read (`[Event]`); find
+    // them when fewer tags arrived than lines that look like tags.
+    let brackets = memchr_iter(b'[', bytes).count();
+    if tags.unreadable > 0 || brackets > tags.count {
+        unreadable_tag_lines(bytes, line, warnings);
+    }
+    for (name, value) in ROSTER.iter().zip(&tags.roster) {
+        match value {
+            None => warnings.push(Warning {
+                kind: WarningKind::MissingTag,
+                message: format!("missing Seven Tag Roster tag {name}"),
+                line,
+            }),
+            Some(value) => {
+                if let Some(problem) = roster_problem(name, value) {
+                    warnings.push(Warning {
+                        kind: WarningKind::MalformedTag,
+                        message: format!("{name} \"{value}\": {problem}"),
+                        line: tag_line(bytes, name, line),
+                    });
+                }
+            }
+        }
+    }
+    for name in &tags.duplicates {
+        warnings.push(Warning {
+            kind: WarningKind::DuplicateTag,
+            message: format!("tag {name} appears more than once; the first value is used"),
+            line: tag_line(bytes, name, line),
+        });
+    }
+}
+
+/// What is wrong with a roster tag's value, if anything.
+fn roster_problem(name: &str, value: &str) -> Option<&'static str> {
+    match name {
+        "Date" if !is_pgn_date(value) => Some("not a date of the form YYYY.MM.DD (?? for unknown)"),
+        "Result" if !matches!(value, "1-0" | "0-1" | "1/2-1/2" | "*") => {
+            Some("not one of 1-0, 0-1, 1/2-1/2, *")
+        }
+        "Round" if !is_round(value) => Some("not a round such as 3, 3.1, ? or -"),
+        _ if value.trim().is_empty() => Some("empty (use ? for unknown)"),
+        _ => None,
+    }
+}
+
+/// `YYYY.MM.DD`, each part digits or question marks.
+fn is_pgn_date(value: &str) -> bool {
+    let parts: Vec<&str> = value.split('.').collect();
+    let part_ok = |part: &str, len: usize| {
+        part.len() == len
+            && (part.bytes().all(|b| b.is_ascii_digit()) || part.bytes().all(|b| b == b'?'))
+    };
+    parts.len() == 3 && part_ok(parts[0], 4) && part_ok(parts[1], 2) && part_ok(parts[2], 2)
+}
+
+/// `?`, `-`, or dot-separated numbers.
+fn is_round(value: &str) -> bool {
+    value == "?"
+        || value == "-"
+        || value.split('.').all(|part| !part.is_empty() && part.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// Line of the first `[name ` tag in the section, or the section's line.
+fn tag_line(bytes: &[u8], name: &str, line: u64) -> u64 {
+    lines(bytes, line)
+        .find(|(_, text)| {
+            let text = text.trim_ascii_start();
+            text.strip_prefix(b"[").is_some_and(|rest| {
+                rest.starts_with(name.as_bytes())
+                    && rest.get(name.len()).is_some_and(|b| b.is_ascii_whitespace() || *b == b'"')
+            })
+        })
+        .map_or(line, |(n, _)| n)
+}
+
+/// Warns about every line starting with `[` that is not a readable tag.
+fn unreadable_tag_lines(bytes: &[u8], line: u64, warnings: &mut Vec<Warning>) {
+    for (n, text) in lines(bytes, line) {
+        let text = text.trim_ascii();
+        let Some(rest) = text.strip_prefix(b"[") else { continue };
+        let problem = match memchr3(b'"', b']', b'\n', rest).map(|i| rest[i]) {
+            Some(b'"') => match memchr(b'"', &rest[memchr(b'"', rest).unwrap_or(0) + 1..]) {
+                Some(_) => continue,
+                None => "tag value without closing quote",
+            },
+            _ => "tag without a quoted value",
+        };
+        let shown = String::from_utf8_lossy(&text[..text.len().min(60)]);
+        warnings.push(Warning {
+            kind: WarningKind::MalformedTag,
+            message: format!("{problem}: {shown}"),
+            line: n,
+        });
+    }
+}
+
+/// The lines of `bytes` with their numbers, the first being `line`.
+fn lines(bytes: &[u8], line: u64) -> impl Iterator<Item = (u64, &[u8])> {
+    bytes.split(|&b| b == b'\n').zip(line..).map(|(text, n)| (n, text))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn latin1_values_are_decoded() {
+        assert_eq!(decode(RawTag(b"M\xfcller")), "Müller");
+        assert_eq!(decode(RawTag("Müller".as_bytes())), "Müller");
+        assert_eq!(decode(RawTag(br#"a \"quoted\" name"#)), r#"a "quoted" name"#);
+    }
+
+    #[test]
+    fn dates_and_rounds() {
+        for good in ["2024.01.31", "????.??.??", "1999.??.??"] {
+            assert!(is_pgn_date(good), "{good}");
+        }
+        for bad in ["2024-01-31", "2024.1.31", "24.01.31", "", "2024.01.3?"] {
+            assert!(!is_pgn_date(bad), "{bad}");
+        }
+        for good in ["1", "6.2", "?", "-"] {
+            assert!(is_round(good), "{good}");
+        }
+        for bad in ["", "R1", "1.", "one"] {
+            assert!(!is_round(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn missing_malformed_and_unreadable_tags_are_warned() {
+        let mut tags = TagSet::default();
+        tags.roster[0] = Some("Ev".into());
+        tags.roster[2] = Some("2024-01-01".into());
+        tags.count = 2;
+        let bytes = b"[Event \"Ev\"]\n[Date \"2024-01-01\"]\n[Site]\n";
+        let mut warnings = Vec::new();
+        check(&tags, bytes, 10, &mut warnings);
+        let kinds: Vec<_> = warnings.iter().map(|w| (w.kind, w.line)).collect();
+        assert!(kinds.contains(&(WarningKind::MalformedTag, 12)), "{warnings:?}");
+        assert!(kinds.contains(&(WarningKind::MalformedTag, 11)), "{warnings:?}");
+        assert_eq!(kinds.iter().filter(|k| k.0 == WarningKind::MissingTag).count(), 5);
+    }
+}
