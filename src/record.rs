@@ -207,6 +207,8 @@ kinds! {
         NonstandardNotation => ("nonstandard_notation", "non-standard notation"),
         /// A `)` without a matching `(`.
         UnmatchedVariationEnd => ("unmatched_variation_end", "unmatched variation end"),
+        /// Control bytes (NUL and the like) in the movetext, ignored.
+        StrayBytes => ("stray_bytes", "stray bytes"),
         /// A game without any move.
         EmptyGame => ("empty_game", "empty game"),
         /// A `Variant` arbiter does not know: the moves were not checked.

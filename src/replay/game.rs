@@ -105,6 +105,7 @@ struct Replay<'r, P> {
     suffixes: Repeated,
     notation: Repeated,
     numbers: Repeated,
+    stray: Repeated,
     /// The last mainline move as written, its suffix and line.
     last_move: Option<(String, Option<Suffix>, u64)>,
 }
@@ -134,6 +135,7 @@ pub fn replay<'a, P: Position + Clone>(
         suffixes: Repeated::default(),
         notation: Repeated::default(),
         numbers: Repeated::default(),
+        stray: Repeated::default(),
         last_move: None,
     };
     for Located { token, line } in tokens {
@@ -170,6 +172,7 @@ impl<P: Position + Clone> Replay<'_, P> {
             Token::Result(result) if !self.in_variation() => {
                 self.facts.result_marker.get_or_insert(result);
             }
+            Token::Stray => self.stray.note(|| "control bytes (e.g. NUL) in the movetext, ignored".to_owned(), line),
             Token::MoveNumber(_) | Token::Nag | Token::Comment | Token::Result(_) => {}
         }
     }
@@ -342,6 +345,7 @@ impl<P: Position + Clone> Replay<'_, P> {
         self.suffixes.into_warning(WarningKind::CheckSuffix, self.warnings);
         self.notation.into_warning(WarningKind::NonstandardNotation, self.warnings);
         self.numbers.into_warning(WarningKind::MoveNumber, self.warnings);
+        self.stray.into_warning(WarningKind::StrayBytes, self.warnings);
         self.facts.findings = findings;
         self.facts.cannot_mate = ByColor::new_with(|side| self.pos.has_insufficient_material(side));
         if final_fen {

@@ -29,6 +29,8 @@ pub enum Token<'a> {
     VariationEnd,
     /// A result marker: `1-0`, `0-1`, `1/2-1/2` or `*` (normalised).
     Result(&'static str),
+    /// A run of control bytes (NUL and the like): not text at all.
+    Stray,
 }
 
 /// A token and the 1-based line it starts on.
@@ -49,13 +51,18 @@ pub struct Lexer<'a> {
     at_line_start: bool,
 }
 
-/// Bytes that end a word (pgn-reader's token ends, so both agree on words).
+/// Bytes that end a word: pgn-reader's token ends, and control bytes.
 fn is_token_end(byte: u8) -> bool {
     matches!(
         byte,
         b' ' | b'\t' | b'\n' | b'\r' | b'{' | b'}' | b'(' | b')' | b'!' | b'?' | b'$' | b';' | b'.'
             | b'*'
-    )
+    ) || is_stray(byte)
+}
+
+/// Control bytes that have no place in PGN text (NUL, DEL, ...).
+fn is_stray(byte: u8) -> bool {
+    matches!(byte, 0x00..=0x08 | 0x0b | 0x0c | 0x0e..=0x1f | 0x7f)
 }
 
 /// Textual evaluation symbols that stand for NAGs in many real files.
@@ -216,6 +223,11 @@ impl<'a> Iterator for Lexer<'a> {
                 Token::Nag
             }
             b'0'..=b'9' | b'\xc2' => self.lex_digits(),
+            _ if is_stray(first) => {
+                let len = self.rest().iter().take_while(|&&b| is_stray(b)).count();
+                self.advance(len);
+                Token::Stray
+            }
             // A lone `.` (as in `1. .. e5`) is punctuation, as for pgn-reader.
             b'.' => {
                 self.advance(1);
@@ -309,6 +321,15 @@ mod tests {
 
     #[test]
     fn odd_bytes_never_stall() {
+        assert_eq!(
+            tokens("1/2-1/2\0\0 e4\x7f"),
+            vec![
+                (Token::Result("1/2-1/2"), 1),
+                (Token::Stray, 1),
+                (Token::Word(b"e4"), 1),
+                (Token::Stray, 1)
+            ]
+        );
         let text = b"\x00\xff\xc2 \xc2\xbd $ $x 1-0x 99999999999.";
         let all: Vec<_> = Lexer::new(text, 1).collect();
         assert!(all.len() >= 6, "{all:?}");

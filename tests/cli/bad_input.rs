@@ -1,0 +1,325 @@
+//! Broken input, one case per file under fixtures/bad-input (written by
+//! fixtures/tools/make_bad_input.py). Every file except empty.pgn ends
+//! with the same good game (Scholar's mate, Event "Good game after"),
+//! which must be read normally whatever came before it.
+
+use serde_json::Value;
+
+use crate::util::{
+    assert_error, assert_good_game, assert_no_warning, assert_valid, assert_warning, fixture, game,
+    games, records, run, warning_kinds, warnings_of,
+};
+
+fn bad(file: &str) -> Vec<Value> {
+    games(&format!("bad-input/{file}"))
+}
+
+#[test]
+fn garbage_between_games_is_a_game_of_its_own() {
+    let recs = bad("garbage_between_games.pgn");
+    assert_eq!(recs.len(), 3, "{recs:#?}");
+    let before = &recs[0];
+    assert_eq!(before["event"], "Good game before");
+    assert_valid(before, 7);
+    // The two lines of mail between the games: no tags, first word "This".
+    let garbage = &recs[1];
+    assert_eq!(garbage["index"], 2);
+    assert_eq!(garbage["line"], 11);
+    assert!(garbage["event"].is_null());
+    assert_error(garbage, "unparseable_token", "This", 1, 11);
+    assert_eq!(recs[2]["index"], 3);
+    assert_good_game(&recs[2], 14);
+}
+
+#[test]
+fn unterminated_comment_is_reported_where_it_opens() {
+    let recs = bad("unterminated_comment.pgn");
+    let g = game(&recs, "Comment never closed");
+    assert_eq!(g["valid"], false, "{g}");
+    assert_eq!(g["error"]["kind"], "unterminated_comment");
+    assert_eq!(g["error"]["line"], 9);
+    // e4 e5 Nf3 were played before the `{`.
+    assert_eq!(g["plies"], 3);
+    assert_eq!(g["error_ply"], 4);
+}
+
+#[test]
+fn unterminated_comment_does_not_swallow_the_next_game() {
+    let recs = bad("unterminated_comment.pgn");
+    assert_eq!(recs.len(), 2, "{recs:#?}");
+    assert_good_game(&recs[1], 12);
+}
+
+#[test]
+fn unterminated_variation_is_reported_where_it_opens() {
+    let recs = bad("unterminated_variation.pgn");
+    assert_eq!(recs.len(), 2, "{recs:#?}");
+    let g = &recs[0];
+    assert_eq!(g["valid"], false, "{g}");
+    assert_eq!(g["error"]["kind"], "unterminated_variation");
+    assert_eq!(g["error"]["line"], 9);
+    // Only 1. e4 e5 are mainline moves; the rest is inside the variation.
+    assert_eq!(g["plies"], 2);
+    assert_eq!(g["error_ply"], 3);
+    assert_good_game(&recs[1], 11);
+}
+
+#[test]
+fn truncated_last_game_is_read_up_to_the_cut() {
+    let recs = bad("truncated_last_game.pgn");
+    assert_eq!(recs.len(), 2, "{recs:#?}");
+    assert_eq!(recs[0]["event"], "Good game before");
+    assert_valid(&recs[0], 7);
+    let g = &recs[1];
+    assert_eq!(g["event"], "Truncated");
+    assert_eq!(g["line"], 11);
+    // The file ends in the middle of `3. Bb5`.
+    assert_error(g, "unparseable_token", "Bb", 5, 19);
+    assert_eq!(g["result"], "1-0");
+    assert!(g["result_marker"].is_null(), "{g}");
+    assert!(warning_kinds(g).contains(&"result_mismatch".to_owned()), "{g}");
+}
+
+#[test]
+fn tag_without_a_value_is_a_malformed_tag() {
+    let recs = bad("tags_without_values.pgn");
+    assert_eq!(recs.len(), 2, "{recs:#?}");
+    let g = &recs[0];
+    assert!(g["event"].is_null(), "{g}");
+    assert_eq!(g["white"], "White");
+    assert_warning(g, "malformed_tag", 1);
+    assert_valid(g, 7);
+    assert_good_game(&recs[1], 11);
+}
+
+#[test]
+fn duplicated_tags_keep_the_first_value() {
+    let recs = bad("duplicated_tags.pgn");
+    assert_eq!(recs.len(), 2, "{recs:#?}");
+    let g = &recs[0];
+    assert_eq!(g["white"], "First White");
+    assert_eq!(g["round"], "1");
+    assert_valid(g, 7);
+    assert_eq!(warnings_of(g, "duplicate_tag").len(), 2, "{g}");
+}
+
+#[test]
+fn duplicated_tags_are_reported_on_the_repeated_line() {
+    let recs = bad("duplicated_tags.pgn");
+    let g = &recs[0];
+    // `[White "Second White"]` is line 8, `[Round "99"]` line 9.
+    assert_warning(g, "duplicate_tag", 8);
+    assert_warning(g, "duplicate_tag", 9);
+    assert_good_game(&recs[1], 13);
+}
+
+#[test]
+fn latin1_tag_values_are_decoded() {
+    let recs = bad("latin1_tags.pgn");
+    assert_eq!(recs.len(), 2, "{recs:#?}");
+    let g = &recs[0];
+    assert_eq!(g["white"], "Müller, Jörg");
+    assert_eq!(g["black"], "Cañete, José");
+    assert_valid(g, 7);
+    assert_eq!(g["warnings"], serde_json::json!([]));
+    assert_good_game(&recs[1], 11);
+}
+
+#[test]
+fn utf8_bom_is_skipped() {
+    let recs = bad("utf8_bom.pgn");
+    assert_eq!(recs.len(), 2, "{recs:#?}");
+    let g = &recs[0];
+    assert_eq!(g["event"], "BOM at the start");
+    assert_eq!(g["white"], "Bom White");
+    assert_eq!(g["line"], 1);
+    assert_valid(g, 7);
+    assert_eq!(g["warnings"], serde_json::json!([]));
+    assert_good_game(&recs[1], 11);
+}
+
+#[test]
+fn crlf_line_endings_read_like_lf() {
+    let recs = bad("crlf.pgn");
+    assert_eq!(recs.len(), 3, "{recs:#?}");
+    let g = &recs[0];
+    assert_eq!(g["white"], "Crlf White");
+    assert_eq!(g["result"], "*");
+    assert_valid(g, 8);
+    assert_eq!(g["warnings"], serde_json::json!([]));
+    let g = &recs[1];
+    assert_eq!(g["white"], "Crlf Illegal");
+    assert_eq!(g["line"], 12);
+    assert_error(g, "illegal_move", "Ke6", 4, 21);
+    assert_good_game(&recs[2], 23);
+}
+
+#[test]
+fn castling_written_with_zeros_is_castling() {
+    let recs = bad("zero_castling.pgn");
+    assert_eq!(recs.len(), 2, "{recs:#?}");
+    let g = &recs[0];
+    assert_valid(g, 12);
+    assert_eq!(g["final_fen"], "2kr1bnr/ppp1pppp/2n5/q7/6b1/2N2N2/PPPPBPPP/R1BQ1RK1 w - - 8 7");
+    assert_warning(g, "nonstandard_notation", 9);
+    assert_good_game(&recs[1], 11);
+}
+
+#[test]
+fn null_move_is_an_error() {
+    let recs = bad("null_move.pgn");
+    assert_eq!(recs.len(), 2, "{recs:#?}");
+    assert_error(&recs[0], "null_move", "--", 2, 9);
+    assert_good_game(&recs[1], 11);
+}
+
+#[test]
+fn hundred_kilobyte_comment_line_is_read() {
+    let recs = bad("long_lines.pgn");
+    assert_eq!(recs.len(), 3, "{recs:#?}");
+    let g = game(&recs, "Long comment");
+    assert_valid(g, 3);
+    assert_good_game(&recs[2], 21);
+}
+
+#[test]
+fn hundred_kilobyte_tag_value_is_read() {
+    let recs = bad("long_lines.pgn");
+    assert_eq!(recs.len(), 3, "{recs:#?}");
+    let g = game(&recs, "Long tag value");
+    assert_eq!(g["line"], 11);
+    let white = g["white"].as_str().unwrap_or_else(|| panic!("no White: {}", g["warnings"]));
+    assert_eq!(white.len(), 100_000);
+    assert!(white.bytes().all(|b| b == b'A'));
+    assert_valid(g, 2);
+    assert_good_game(&recs[2], 21);
+}
+
+#[test]
+fn unknown_tokens_are_unparseable() {
+    let recs = bad("unknown_tokens.pgn");
+    assert_eq!(recs.len(), 4, "{recs:#?}");
+    assert_error(game(&recs, "Word in the movetext"), "unparseable_token", "foo", 3, 9);
+    assert_error(
+        game(&recs, "Knight to a square off the board"),
+        "unparseable_token",
+        "Nz9",
+        3,
+        19,
+    );
+    assert_error(game(&recs, "Pawn to the ninth rank"), "unparseable_token", "e9", 3, 29);
+    assert_good_game(&recs[3], 31);
+}
+
+#[test]
+fn empty_file_has_no_games() {
+    let path = fixture("bad-input/empty.pgn");
+    let run = run(&["games", "--format", "jsonl", &path]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert_eq!(run.stdout.trim(), "");
+}
+
+#[test]
+fn empty_file_does_not_disturb_the_next_file() {
+    let empty = fixture("bad-input/empty.pgn");
+    let mates = fixture("rules/checkmate.pgn");
+    let recs = records(&["games", "--format", "jsonl", &empty, &mates]);
+    assert_eq!(recs.len(), 4);
+    assert!(recs.iter().all(|r| r["file"] == mates.as_str()), "{recs:#?}");
+    assert_eq!(recs[0]["index"], 1);
+    assert_eq!(recs[0]["line"], 1);
+}
+
+#[test]
+fn game_without_moves_is_an_empty_game() {
+    let recs = bad("no_moves.pgn");
+    assert_eq!(recs.len(), 3, "{recs:#?}");
+    let g = game(&recs, "Only a result");
+    assert_valid(g, 0);
+    assert_eq!(g["result_marker"], "*");
+    assert_warning(g, "empty_game", 1);
+    let g = game(&recs, "Only a comment");
+    assert_valid(g, 0);
+    assert_eq!(g["line"], 11);
+    assert_warning(g, "empty_game", 11);
+    assert_good_game(&recs[2], 21);
+}
+
+#[test]
+fn move_after_the_result_marker_is_an_error() {
+    let recs = bad("move_after_result.pgn");
+    assert_eq!(recs.len(), 2, "{recs:#?}");
+    let g = &recs[0];
+    assert_error(g, "move_after_result", "Nf3", 3, 9);
+    assert_eq!(g["result_marker"], "1-0");
+    assert_good_game(&recs[1], 11);
+}
+
+#[test]
+fn stray_closing_parenthesis_is_a_warning() {
+    let recs = bad("stray_paren.pgn");
+    assert_eq!(recs.len(), 2, "{recs:#?}");
+    let g = &recs[0];
+    assert_valid(g, 4);
+    assert_warning(g, "unmatched_variation_end", 9);
+    assert_good_game(&recs[1], 11);
+}
+
+#[test]
+fn nul_bytes_between_moves_are_ignored_with_a_warning() {
+    let recs = bad("nul_bytes.pgn");
+    assert_eq!(recs.len(), 2, "{recs:#?}");
+    let g = &recs[0];
+    assert_valid(g, 4);
+    assert_eq!(g["final_fen"], "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
+    assert_warning(g, "stray_bytes", 10);
+    assert_good_game(&recs[1], 12);
+}
+
+#[test]
+fn games_without_blank_lines_between_them_are_separate() {
+    let recs = bad("no_blank_lines.pgn");
+    assert_eq!(recs.len(), 3, "{recs:#?}");
+    let g = &recs[0];
+    assert_eq!(g["event"], "First without blank lines");
+    assert_eq!(g["line"], 1);
+    assert_valid(g, 2);
+    let g = &recs[1];
+    assert_eq!(g["event"], "Second without blank lines");
+    assert_eq!(g["line"], 9);
+    assert_valid(g, 2);
+    assert_eq!(g["final_fen"], "rnbqkbnr/ppp1pppp/8/3p4/3P4/8/PPP1PPPP/RNBQKBNR w KQkq - 0 2");
+    assert_good_game(&recs[2], 17);
+}
+
+#[test]
+fn fen_without_a_white_king_is_a_bad_fen() {
+    let recs = bad("bad_fen.pgn");
+    assert_eq!(recs.len(), 3, "{recs:#?}");
+    let g = game(&recs, "FEN without a white king");
+    assert_eq!(g["valid"], false);
+    assert_eq!(g["error"]["kind"], "bad_fen");
+    assert_eq!(g["error"]["san"], "4k3/8/8/8/8/8/8/8 w - - 0 1");
+    assert_eq!(g["error_ply"], 0);
+    assert_eq!(g["plies"], 0);
+    assert_no_warning(g, "empty_game");
+    assert_good_game(&recs[2], 25);
+}
+
+#[test]
+fn text_that_is_not_a_fen_is_a_bad_fen() {
+    let recs = bad("bad_fen.pgn");
+    let g = game(&recs, "FEN that is not a FEN");
+    assert_eq!(g["valid"], false);
+    assert_eq!(g["error"]["kind"], "bad_fen");
+    assert_eq!(g["error"]["san"], "hello world");
+    assert_eq!(g["error_ply"], 0);
+    assert_eq!(g["plies"], 0);
+}
+
+#[test]
+fn bad_fen_is_reported_on_the_fen_tag_line() {
+    let recs = bad("bad_fen.pgn");
+    assert_eq!(game(&recs, "FEN without a white king")["error"]["line"], 9);
+    assert_eq!(game(&recs, "FEN that is not a FEN")["error"]["line"], 21);
+}

@@ -1,0 +1,13 @@
+//! Integration tests: run the `arbiter` binary on the fixtures under
+//! `fixtures/` and check hand-derived facts about each game.
+//!
+//! `rules`: the Laws of Chess as replayed (fixtures/rules, every legal game
+//! verified with python-chess; see fixtures/tools/reference.py).
+//! `bad_input`: broken files (fixtures/bad-input); each ends with a good
+//! game that must be read normally.
+//! `validate`: the diagnostics, summary and exit codes of `arbiter validate`.
+
+mod bad_input;
+mod rules;
+mod util;
+mod validate;

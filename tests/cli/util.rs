@@ -1,0 +1,213 @@
+//! Running the `arbiter` binary and reading what it prints.
+
+use std::{
+    io::Write,
+    path::PathBuf,
+    process::{Command, Output, Stdio},
+};
+
+use serde_json::Value;
+
+/// Absolute path of a file under `fixtures/`, as a string for the command
+/// line (records name their file exactly as it was given).
+pub fn fixture(relative: &str) -> String {
+    let path: PathBuf = [env!("CARGO_MANIFEST_DIR"), "fixtures", relative].iter().collect();
+    assert!(path.exists(), "missing fixture {}", path.display());
+    path.to_str().expect("fixture paths are UTF-8").to_owned()
+}
+
+/// What one run of the binary did.
+#[derive(Debug)]
+pub struct Run {
+    /// Exit code (`None` when killed by a signal).
+    pub code: Option<i32>,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+fn finish(output: Output) -> Run {
+    let run = Run {
+        code: output.status.code(),
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+    };
+    assert!(!run.stderr.contains("panicked"), "arbiter panicked:\n{}", run.stderr);
+    run
+}
+
+/// Runs `arbiter args...` with no standard input.
+pub fn run(args: &[&str]) -> Run {
+    let output = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("the arbiter binary runs");
+    finish(output)
+}
+
+/// Runs `arbiter args...` with `input` on standard input.
+pub fn run_with_stdin(args: &[&str], input: &[u8]) -> Run {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the arbiter binary runs");
+    let mut stdin = child.stdin.take().expect("piped stdin");
+    let input = input.to_vec();
+    // Write from another thread so a large input cannot deadlock on a full
+    // stdout pipe.
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(&input);
+    });
+    let output = child.wait_with_output().expect("arbiter finishes");
+    writer.join().expect("stdin writer");
+    finish(output)
+}
+
+/// Parses JSON Lines output: one object per non-empty line.
+pub fn parse_jsonl(stdout: &str) -> Vec<Value> {
+    stdout
+        .lines()
+        .filter(|line| !line.trim().is_empty())
+        .map(|line| serde_json::from_str(line).unwrap_or_else(|e| panic!("not JSON ({e}): {line}")))
+        .collect()
+}
+
+/// Runs `arbiter args...` and returns the JSON records it printed. The run
+/// must end with exit code 0 or 1 (findings), never a usage/I/O error.
+pub fn records(args: &[&str]) -> Vec<Value> {
+    let run = run(args);
+    assert!(
+        matches!(run.code, Some(0 | 1)),
+        "arbiter {args:?} exited with {:?}\nstderr:\n{}",
+        run.code,
+        run.stderr
+    );
+    parse_jsonl(&run.stdout)
+}
+
+/// `arbiter games --format jsonl fixtures/<relative>`.
+pub fn games(relative: &str) -> Vec<Value> {
+    let path = fixture(relative);
+    records(&["games", "--format", "jsonl", &path])
+}
+
+/// The record of the game whose `Event` tag is `event`.
+pub fn game<'a>(records: &'a [Value], event: &str) -> &'a Value {
+    let found: Vec<&Value> = records.iter().filter(|r| r["event"] == event).collect();
+    match found.as_slice() {
+        [one] => one,
+        _ => {
+            let events: Vec<&Value> = records.iter().map(|r| &r["event"]).collect();
+            panic!("expected exactly one game with Event {event:?}; events: {events:?}")
+        }
+    }
+}
+
+/// `arbiter games --format jsonl fixtures/<relative>`, then the game whose
+/// `Event` tag is `event`.
+pub fn game_in(relative: &str, event: &str) -> Value {
+    game(&games(relative), event).clone()
+}
+
+/// The kinds of the record's warnings, in order.
+pub fn warning_kinds(record: &Value) -> Vec<String> {
+    record["warnings"]
+        .as_array()
+        .unwrap_or_else(|| panic!("warnings is not an array: {record}"))
+        .iter()
+        .map(|w| w["kind"].as_str().expect("warning kind is a string").to_owned())
+        .collect()
+}
+
+/// The record's warnings of one kind.
+pub fn warnings_of<'a>(record: &'a Value, kind: &str) -> Vec<&'a Value> {
+    record["warnings"]
+        .as_array()
+        .unwrap_or_else(|| panic!("warnings is not an array: {record}"))
+        .iter()
+        .filter(|w| w["kind"] == kind)
+        .collect()
+}
+
+/// Asserts the record has a warning of `kind` on `line`.
+#[track_caller]
+pub fn assert_warning(record: &Value, kind: &str, line: u64) {
+    let lines: Vec<&Value> = warnings_of(record, kind).iter().map(|w| &w["line"]).collect();
+    assert!(
+        lines.iter().any(|l| **l == line),
+        "expected a {kind} warning on line {line}, got {lines:?} in {}",
+        record["warnings"]
+    );
+}
+
+/// Asserts the record has no warning of `kind`.
+#[track_caller]
+pub fn assert_no_warning(record: &Value, kind: &str) {
+    assert!(
+        warnings_of(record, kind).is_empty(),
+        "expected no {kind} warning, got {}",
+        record["warnings"]
+    );
+}
+
+/// Asserts a valid game: no error, all plies replayed.
+#[track_caller]
+pub fn assert_valid(record: &Value, plies: u64) {
+    assert_eq!(record["valid"], true, "{record}");
+    assert!(record["error"].is_null(), "{record}");
+    assert!(record["error_ply"].is_null(), "{record}");
+    assert_eq!(record["plies"], plies, "{record}");
+}
+
+/// Asserts the game's first error: its kind, the token as written, its ply
+/// and line; `plies` legal plies were replayed before it.
+#[track_caller]
+pub fn assert_error(record: &Value, kind: &str, san: &str, error_ply: u64, line: u64) {
+    assert_eq!(record["valid"], false, "{record}");
+    let error = &record["error"];
+    assert_eq!(error["kind"], kind, "{record}");
+    assert_eq!(error["san"], san, "{record}");
+    assert_eq!(error["line"], line, "{record}");
+    assert_eq!(record["error_ply"], error_ply, "{record}");
+    assert_eq!(record["plies"], error_ply - 1, "{record}");
+}
+
+/// Asserts the first automatic end of the game.
+#[track_caller]
+pub fn assert_termination(record: &Value, termination: &str, ply: u64) {
+    assert_eq!(record["termination"], termination, "{record}");
+    assert_eq!(record["termination_ply"], ply, "{record}");
+}
+
+/// Asserts the game reached no automatic end.
+#[track_caller]
+pub fn assert_no_termination(record: &Value) {
+    assert!(record["termination"].is_null(), "{record}");
+    assert!(record["termination_ply"].is_null(), "{record}");
+    assert_eq!(record["moves_after_end"], 0, "{record}");
+}
+
+/// The board part (first FEN field) of the record's final position.
+pub fn final_board(record: &Value) -> String {
+    let fen = record["final_fen"].as_str().unwrap_or_else(|| panic!("no final_fen: {record}"));
+    fen.split(' ').next().unwrap_or_default().to_owned()
+}
+
+/// Asserts the record is Scholar's mate read normally: the good game every
+/// bad-input fixture ends with.
+#[track_caller]
+pub fn assert_good_game(record: &Value, line: u64) {
+    assert_eq!(record["event"], "Good game after", "{record}");
+    assert_eq!(record["white"], "White", "{record}");
+    assert_eq!(record["black"], "Black", "{record}");
+    assert_eq!(record["line"], line, "{record}");
+    assert_valid(record, 7);
+    assert_termination(record, "checkmate", 7);
+    assert_eq!(record["result"], "1-0", "{record}");
+    assert_eq!(record["result_marker"], "1-0", "{record}");
+    assert_eq!(record["result_consistent"], true, "{record}");
+    assert_eq!(record["warnings"], serde_json::json!([]), "{record}");
+}

@@ -1,0 +1,384 @@
+//! `arbiter validate`: diagnostics, summary, exit codes, standard input,
+//! `--errors-only` and `--format jsonl`; plus the input handling shared
+//! with `games` (file order, missing files, chunking).
+
+use std::fs;
+
+use crate::util::{Run, fixture, parse_jsonl, records, run, run_with_stdin};
+
+/// The line after the one equal to `line`, asserting `line` is printed.
+fn line_after<'a>(stdout: &'a str, line: &str) -> &'a str {
+    let mut lines = stdout.lines();
+    assert!(lines.any(|l| l == line), "no line\n  {line}\nin\n{stdout}");
+    lines.next().unwrap_or_default()
+}
+
+fn diagnostic_lines<'a>(run: &'a Run, severity: &str) -> Vec<&'a str> {
+    let needle = format!(": {severity}: ");
+    run.stdout.lines().filter(|l| l.contains(&needle)).collect()
+}
+
+// ------------------------------------------------------------- diagnostics
+
+#[test]
+fn illegal_move_diagnostic_names_file_line_game_move_and_position() {
+    let path = fixture("rules/en_passant.pgn");
+    let run = run(&["validate", &path]);
+    let next = line_after(
+        &run.stdout,
+        &format!("{path}:29: error: game 3 (White - Black, round 3): 4. exd6: illegal move"),
+    );
+    assert!(next.starts_with(char::is_whitespace), "FEN line not indented: {next:?}");
+    assert_eq!(
+        next.trim(),
+        "FEN: r1bqkb1r/ppp1pppp/2n2n2/3pP3/8/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 4"
+    );
+    let next = line_after(
+        &run.stdout,
+        &format!("{path}:39: error: game 4 (White - Black, round 4): 3. exd6: illegal move"),
+    );
+    assert_eq!(next.trim(), "FEN: rnbqkbnr/ppp1pppp/8/3pP3/8/8/PPPP1PPP/RNBQKBNR w KQkq - 0 3");
+    // Games 1 and 2 are valid: exactly two errors.
+    assert_eq!(diagnostic_lines(&run, "error").len(), 2, "{}", run.stdout);
+    assert_eq!(run.code, Some(1));
+}
+
+#[test]
+fn diagnostic_for_a_black_move_uses_the_ellipsis() {
+    let path = fixture("rules/into_check.pgn");
+    let run = run(&["validate", &path]);
+    let next = line_after(
+        &run.stdout,
+        &format!("{path}:19: error: game 2 (White - Black, round 2): 2... Nf6: illegal move"),
+    );
+    assert_eq!(next.trim(), "FEN: rnbqkbnr/ppppp1pp/8/5p1Q/4P3/8/PPPP1PPP/RNB1KBNR b KQkq - 1 2");
+}
+
+#[test]
+fn each_kind_of_move_error_is_described() {
+    let path = fixture("bad-input/unknown_tokens.pgn");
+    let run = run(&["validate", &path]);
+    line_after(
+        &run.stdout,
+        &format!("{path}:9: error: game 1 (White - Black, round 1): 2. foo: unparseable token"),
+    );
+    let path = fixture("rules/ambiguous.pgn");
+    let run = crate::util::run(&["validate", &path]);
+    line_after(
+        &run.stdout,
+        &format!("{path}:9: error: game 1 (White - Black, round 1): 5. Re3: ambiguous move"),
+    );
+    let path = fixture("rules/promotion.pgn");
+    let run = crate::util::run(&["validate", &path]);
+    line_after(
+        &run.stdout,
+        &format!(
+            "{path}:35: error: game 3 (White - Black, round 3): 2. a8: missing promotion piece"
+        ),
+    );
+}
+
+#[test]
+fn warnings_are_diagnostics_too() {
+    let path = fixture("rules/notation.pgn");
+    let run = run(&["validate", &path]);
+    let warnings = diagnostic_lines(&run, "warning");
+    // Games 1-6 each have exactly one finding; game 7 none.
+    assert_eq!(warnings.len(), 6, "{}", run.stdout);
+    for (line, game) in [(9, 1), (19, 2), (29, 3), (39, 4), (49, 5), (61, 6)] {
+        let prefix = format!("{path}:{line}: warning: game {game} (White - Black, round {game}): ");
+        assert!(
+            warnings.iter().any(|w| w.starts_with(&prefix)),
+            "no {prefix:?} in\n{}",
+            run.stdout
+        );
+    }
+    assert!(diagnostic_lines(&run, "error").is_empty(), "{}", run.stdout);
+}
+
+#[test]
+fn summary_counts_games_files_errors_and_warnings() {
+    let path = fixture("rules/en_passant.pgn");
+    let run = run(&["validate", &path]);
+    assert!(
+        run.stdout.contains("4 games in 1 file: 2 valid, 2 with errors, 0 with warnings"),
+        "{}",
+        run.stdout
+    );
+    let notation = fixture("rules/notation.pgn");
+    let run = crate::util::run(&["validate", &path, &notation]);
+    assert!(
+        run.stdout.contains("11 games in 2 files: 9 valid, 2 with errors, 6 with warnings"),
+        "{}",
+        run.stdout
+    );
+}
+
+// -------------------------------------------------------------- exit codes
+
+#[test]
+fn exit_code_is_0_when_no_game_has_a_finding() {
+    let path = fixture("rules/checkmate.pgn");
+    let run = run(&["validate", &path]);
+    assert_eq!(run.code, Some(0), "{}{}", run.stdout, run.stderr);
+    assert!(diagnostic_lines(&run, "error").is_empty(), "{}", run.stdout);
+    assert!(diagnostic_lines(&run, "warning").is_empty(), "{}", run.stdout);
+    assert!(run.stdout.contains("4 games in 1 file: 4 valid, 0 with errors, 0 with warnings"));
+}
+
+#[test]
+fn exit_code_is_0_when_games_have_only_warnings() {
+    let path = fixture("rules/notation.pgn");
+    let run = run(&["validate", &path]);
+    assert_eq!(run.code, Some(0), "{}{}", run.stdout, run.stderr);
+}
+
+#[test]
+fn exit_code_is_1_when_a_game_has_an_illegal_move() {
+    let path = fixture("rules/castling.pgn");
+    let run = run(&["validate", &path]);
+    assert_eq!(run.code, Some(1));
+    // Games 3-9 have an illegal castling.
+    assert_eq!(diagnostic_lines(&run, "error").len(), 7, "{}", run.stdout);
+}
+
+#[test]
+fn exit_code_is_1_when_a_result_contradicts_the_position() {
+    // Every move in this file is legal; games 1-5 and 8 are mis-scored.
+    let path = fixture("rules/result_consistency.pgn");
+    let run = run(&["validate", "--errors-only", &path]);
+    assert_eq!(run.code, Some(1));
+    let errors = diagnostic_lines(&run, "error");
+    assert_eq!(errors.len(), 6, "{}", run.stdout);
+    assert!(
+        errors
+            .iter()
+            .any(|e| e.starts_with(&format!("{path}:1: error: game 1 (White - Black, round 1): "))),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn exit_code_is_1_when_moves_follow_an_automatic_end() {
+    let pgn = "[Event \"E\"]\n[Site \"S\"]\n[Date \"2024.01.01\"]\n[Round \"1\"]\n\
+               [White \"W\"]\n[Black \"B\"]\n[Result \"1/2-1/2\"]\n[SetUp \"1\"]\n\
+               [FEN \"8/8/8/4k3/8/8/4q3/4K3 w - - 0 1\"]\n\n1. Kxe2 Kd5 2. Kd3 1/2-1/2\n";
+    let run = run_with_stdin(&["validate", "-"], pgn.as_bytes());
+    assert_eq!(run.code, Some(1), "{}", run.stdout);
+    let errors = diagnostic_lines(&run, "error");
+    assert_eq!(errors.len(), 1, "{}", run.stdout);
+    assert!(errors[0].starts_with("-:1: error: game 1 (W - B, round 1): "), "{}", errors[0]);
+}
+
+#[test]
+fn exit_code_is_2_for_a_missing_file_and_the_other_file_is_still_read() {
+    let missing = format!("{}/fixtures/no-such-file.pgn", env!("CARGO_MANIFEST_DIR"));
+    let path = fixture("rules/en_passant.pgn");
+    let run = run(&["validate", &missing, &path]);
+    assert_eq!(run.code, Some(2));
+    assert!(run.stderr.contains(&missing), "stderr does not name the file:\n{}", run.stderr);
+    line_after(
+        &run.stdout,
+        &format!("{path}:29: error: game 3 (White - Black, round 3): 4. exd6: illegal move"),
+    );
+}
+
+#[test]
+fn games_reads_the_other_files_when_one_is_missing() {
+    let missing = format!("{}/fixtures/no-such-file.pgn", env!("CARGO_MANIFEST_DIR"));
+    let path = fixture("rules/checkmate.pgn");
+    let run = run(&["games", "--format", "jsonl", &path, &missing, &path]);
+    assert_eq!(run.code, Some(2));
+    assert!(run.stderr.contains(&missing), "{}", run.stderr);
+    let recs = parse_jsonl(&run.stdout);
+    assert_eq!(recs.len(), 8);
+}
+
+#[test]
+fn exit_code_is_2_for_usage_errors() {
+    assert_eq!(run(&["validate"]).code, Some(2));
+    assert_eq!(run(&["validate", "--no-such-flag", &fixture("rules/checkmate.pgn")]).code, Some(2));
+    assert_eq!(run(&["no-such-command"]).code, Some(2));
+    assert_eq!(run(&["games", "--format", "xml", &fixture("rules/checkmate.pgn")]).code, Some(2));
+}
+
+#[test]
+fn exit_code_is_2_when_an_input_is_a_directory() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let dir_path = dir.path().to_str().expect("UTF-8 temp path").to_owned();
+    let path = fixture("rules/checkmate.pgn");
+    let run = run(&["validate", &dir_path, &path]);
+    assert_eq!(run.code, Some(2));
+    assert!(run.stdout.contains("4 games"), "{}", run.stdout);
+}
+
+// ------------------------------------------------------------------- stdin
+
+#[test]
+fn dash_reads_standard_input() {
+    let bytes = fs::read(fixture("rules/en_passant.pgn")).expect("fixture");
+    let run = run_with_stdin(&["validate", "-"], &bytes);
+    assert_eq!(run.code, Some(1));
+    line_after(&run.stdout, "-:29: error: game 3 (White - Black, round 3): 4. exd6: illegal move");
+
+    let bytes = fs::read(fixture("rules/checkmate.pgn")).expect("fixture");
+    let run = run_with_stdin(&["games", "--format", "jsonl", "-"], &bytes);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let recs = parse_jsonl(&run.stdout);
+    assert_eq!(recs.len(), 4);
+    assert!(recs.iter().all(|r| r["file"] == "-"), "{recs:#?}");
+    assert_eq!(recs[1]["event"], "Scholar's mate");
+    assert_eq!(recs[1]["line"], 11);
+    assert_eq!(recs[1]["termination_ply"], 7);
+}
+
+#[test]
+fn standard_input_and_files_mix_in_order() {
+    let path = fixture("rules/stalemate.pgn");
+    let bytes = fs::read(fixture("rules/checkmate.pgn")).expect("fixture");
+    let run = run_with_stdin(&["games", "--format", "jsonl", &path, "-"], &bytes);
+    let recs = parse_jsonl(&run.stdout);
+    assert_eq!(recs.len(), 7);
+    assert!(recs[..3].iter().all(|r| r["file"] == path.as_str()));
+    assert!(recs[3..].iter().all(|r| r["file"] == "-"));
+    assert_eq!(recs[3]["index"], 1);
+    assert_eq!(recs[3]["event"], "Fool's mate");
+}
+
+// ------------------------------------------------------------- errors-only
+
+#[test]
+fn errors_only_hides_warnings() {
+    let path = fixture("rules/notation.pgn");
+    let run = run(&["validate", "--errors-only", &path]);
+    assert_eq!(run.code, Some(0));
+    assert!(diagnostic_lines(&run, "warning").is_empty(), "{}", run.stdout);
+
+    // Errors are still shown.
+    let path = fixture("rules/en_passant.pgn");
+    let run = crate::util::run(&["validate", "--errors-only", &path]);
+    assert_eq!(run.code, Some(1));
+    assert_eq!(diagnostic_lines(&run, "error").len(), 2, "{}", run.stdout);
+}
+
+#[test]
+fn errors_only_hides_warnings_of_games_with_errors() {
+    // Game 7: tag 0-1, marker * (a warning) and nothing else.
+    let path = fixture("rules/result_consistency.pgn");
+    let all = run(&["validate", &path]);
+    let errors_only = run(&["validate", "--errors-only", &path]);
+    assert!(!diagnostic_lines(&all, "warning").is_empty(), "{}", all.stdout);
+    assert!(diagnostic_lines(&errors_only, "warning").is_empty(), "{}", errors_only.stdout);
+    assert_eq!(diagnostic_lines(&all, "error"), diagnostic_lines(&errors_only, "error"));
+}
+
+// ----------------------------------------------------------- validate jsonl
+
+#[test]
+fn validate_jsonl_prints_only_games_with_findings() {
+    let path = fixture("rules/en_passant.pgn");
+    let recs = records(&["validate", "--format", "jsonl", &path]);
+    let events: Vec<&str> = recs.iter().map(|r| r["event"].as_str().unwrap_or("?")).collect();
+    assert_eq!(events, ["En passant one move too late", "En passant after a single step"]);
+    assert_eq!(recs[0]["index"], 3);
+    assert_eq!(recs[0]["error"]["kind"], "illegal_move");
+    assert_eq!(recs[0]["error_ply"], 7);
+}
+
+#[test]
+fn validate_jsonl_includes_games_with_only_warnings() {
+    let path = fixture("rules/notation.pgn");
+    let run = run(&["validate", "--format", "jsonl", &path]);
+    assert_eq!(run.code, Some(0));
+    let recs = parse_jsonl(&run.stdout);
+    let indices: Vec<u64> = recs.iter().map(|r| r["index"].as_u64().unwrap_or(0)).collect();
+    assert_eq!(indices, [1, 2, 3, 4, 5, 6]);
+}
+
+#[test]
+fn validate_jsonl_errors_only_prints_only_games_with_errors() {
+    let path = fixture("rules/notation.pgn");
+    let run = run(&["validate", "--format", "jsonl", "--errors-only", &path]);
+    assert_eq!(run.code, Some(0));
+    assert!(parse_jsonl(&run.stdout).is_empty(), "{}", run.stdout);
+
+    let path = fixture("rules/moves_after_end.pgn");
+    let run = crate::util::run(&["validate", "--format", "jsonl", "--errors-only", &path]);
+    assert_eq!(run.code, Some(1));
+    // Games 1, 2, 4: legal moves after the end; game 3: illegal move.
+    assert_eq!(parse_jsonl(&run.stdout).len(), 4);
+}
+
+#[test]
+fn validate_jsonl_records_equal_the_games_records() {
+    let path = fixture("rules/castling.pgn");
+    let all = records(&["games", "--format", "jsonl", &path]);
+    let findings = records(&["validate", "--format", "jsonl", &path]);
+    assert_eq!(findings.len(), 7);
+    for record in &findings {
+        let index = record["index"].as_u64().expect("index") as usize;
+        assert_eq!(record, &all[index - 1]);
+    }
+}
+
+// -------------------------------------------------------------- variations
+
+#[test]
+fn variations_flag_makes_an_illegal_variation_an_error() {
+    let path = fixture("rules/variations.pgn");
+    assert_eq!(run(&["validate", &path]).code, Some(0));
+    let run = run(&["validate", "--variations", &path]);
+    assert_eq!(run.code, Some(1));
+    line_after(
+        &run.stdout,
+        &format!(
+            "{path}:9: error: game 1 (White - Black, round 1): 3. Ke3: illegal move in a variation"
+        ),
+    );
+}
+
+// ------------------------------------------------------- files and chunks
+
+#[test]
+fn records_follow_file_order_with_per_file_indices() {
+    let a = fixture("rules/checkmate.pgn");
+    let b = fixture("rules/stalemate.pgn");
+    let recs = records(&["games", "--format", "jsonl", &b, &a, &b]);
+    let got: Vec<(String, u64)> = recs
+        .iter()
+        .map(|r| (r["file"].as_str().unwrap_or("?").to_owned(), r["index"].as_u64().unwrap_or(0)))
+        .collect();
+    let mut want = Vec::new();
+    for (file, n) in [(&b, 3), (&a, 4), (&b, 3)] {
+        want.extend((1..=n).map(|i| (file.clone(), i)));
+    }
+    assert_eq!(got, want);
+}
+
+#[test]
+fn records_do_not_depend_on_chunk_size_or_threads() {
+    let mut paths = Vec::new();
+    for dir in ["rules", "bad-input"] {
+        let full = format!("{}/fixtures/{dir}", env!("CARGO_MANIFEST_DIR"));
+        let mut names: Vec<String> = fs::read_dir(&full)
+            .expect("fixture dir")
+            .map(|e| e.expect("dir entry").file_name().to_string_lossy().into_owned())
+            .filter(|n| n.ends_with(".pgn"))
+            .collect();
+        names.sort();
+        paths.extend(names.into_iter().map(|n| format!("{full}/{n}")));
+    }
+    let mut base: Vec<&str> = vec!["games", "--format", "jsonl", "-j", "1"];
+    base.extend(paths.iter().map(String::as_str));
+    let reference = run(&base);
+    assert_eq!(reference.code, Some(0), "{}", reference.stderr);
+    for chunk in ["1", "100", "4096"] {
+        let mut args: Vec<&str> =
+            vec!["games", "--format", "jsonl", "-j", "4", "--chunk-size", chunk];
+        args.extend(paths.iter().map(String::as_str));
+        let chunked = run(&args);
+        assert_eq!(chunked.code, Some(0), "{}", chunked.stderr);
+        assert!(chunked.stdout == reference.stdout, "records differ with --chunk-size {chunk}");
+    }
+}
