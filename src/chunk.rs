@@ -1,7 +1,9 @@
 //! Splits an input's bytes into chunks of whole games.
 //!
 //! A chunk is a few MiB of consecutive games with its location: file, byte
-//! offset, first line, first game index. Cuts are found with pgn-reader's
+//! offset and first line (game indices are counted in order by the
+//! pipeline, because the replay may find more games than pgn-reader sees:
+//! those an unterminated comment swallowed). Cuts are found with pgn-reader's
 //! own game-boundary logic (tags read, movetext skipped with memchr), the
 //! same calls the replay makes, so a cut can only fall where the replay
 //! would start a new game anyway: records never depend on the chunk size.
@@ -36,8 +38,6 @@ pub struct Chunk {
     pub offset: u64,
     /// 1-based line of the chunk's first byte.
     pub first_line: u64,
-    /// 1-based index of the chunk's first game in its file.
-    pub first_index: u64,
     data: ChunkData,
 }
 
@@ -52,7 +52,7 @@ impl Chunk {
 
     /// A chunk of owned bytes (for tests and benchmarks).
     pub fn from_bytes(file: &str, bytes: Vec<u8>) -> Chunk {
-        Chunk { file: file.into(), offset: 0, first_line: 1, first_index: 1, data: ChunkData::Owned(bytes) }
+        Chunk { file: file.into(), offset: 0, first_line: 1, data: ChunkData::Owned(bytes) }
     }
 }
 
@@ -77,23 +77,21 @@ impl Visitor for BoundaryVisitor {
 }
 
 /// Where to cut `bytes`: the start of the first game that begins at or
-/// after `target`, and how many games come before it. At `eof` the whole
-/// rest is one chunk when no such game exists; otherwise `None` means the
-/// bytes hold no complete game boundary past `target` yet.
-pub fn find_cut(bytes: &[u8], target: usize, eof: bool) -> Option<(usize, u64)> {
+/// after `target` (never at 0). At `eof` the whole rest is one chunk when
+/// no such game exists; otherwise `None` means the bytes hold no complete
+/// game boundary past `target` yet.
+pub fn find_cut(bytes: &[u8], target: usize, eof: bool) -> Option<usize> {
     let mut rdr = Reader::new(Cursor::new(bytes));
-    let mut games = 0;
     // The same sequence as `Replayer::replay`: a game starts where
     // `has_more` stops, and an unreadable tag line continues the same game.
     while rdr.has_more().unwrap_or(false) {
         let start = rdr.stream_position().map_or(0, |p| p as usize);
-        if games > 0 && start >= target {
-            return Some((start, games));
+        if start > 0 && start >= target {
+            return Some(start);
         }
-        games += 1;
         while rdr.read_game(&mut BoundaryVisitor).is_err() {}
     }
-    eof.then_some((bytes.len(), games))
+    eof.then_some(bytes.len())
 }
 
 /// Produces the chunks of one input in order.
@@ -103,7 +101,6 @@ pub struct Chunker {
     target: usize,
     offset: u64,
     line: u64,
-    index: u64,
 }
 
 enum Source {
@@ -118,23 +115,23 @@ impl Chunker {
             Input::Mapped(map) => Source::Mapped(Arc::new(map)),
             Input::Stream(rdr) => Source::Stream { rdr, buffer: Vec::new(), eof: false },
         };
-        Chunker { file, source, target: target.max(1), offset: 0, line: 1, index: 1 }
+        Chunker { file, source, target: target.max(1), offset: 0, line: 1 }
     }
 
     /// The next chunk, `None` at the end of the input, or a read error.
     pub fn next_chunk(&mut self) -> io::Result<Option<Chunk>> {
-        let (data, games) = match &mut self.source {
+        let data = match &mut self.source {
             Source::Mapped(map) => {
                 let start = self.offset as usize;
                 if start >= map.len() {
                     return Ok(None);
                 }
-                let (len, games) = find_cut(&map[start..], self.target, true).unwrap_or_default();
-                (ChunkData::Mapped { map: map.clone(), range: start..start + len }, games)
+                let len = find_cut(&map[start..], self.target, true).unwrap_or_default();
+                ChunkData::Mapped { map: map.clone(), range: start..start + len }
             }
             Source::Stream { rdr, buffer, eof } => {
                 let mut want = self.target;
-                let (len, games) = loop {
+                let len = loop {
                     fill(rdr, buffer, eof, want)?;
                     if let Some(cut) = find_cut(buffer, self.target, *eof) {
                         break cut;
@@ -146,20 +143,18 @@ impl Chunker {
                     return Ok(None);
                 }
                 let rest = buffer.split_off(len);
-                (ChunkData::Owned(std::mem::replace(buffer, rest)), games)
+                ChunkData::Owned(std::mem::replace(buffer, rest))
             }
         };
         let chunk = Chunk {
             file: self.file.clone(),
             offset: self.offset,
             first_line: self.line,
-            first_index: self.index,
             data,
         };
         let bytes = chunk.bytes();
         self.offset += bytes.len() as u64;
         self.line += memchr_iter(b'\n', bytes).count() as u64;
-        self.index += games;
         Ok(Some(chunk))
     }
 }
@@ -182,24 +177,24 @@ mod tests {
 
     const GAMES: &[u8] = b"[Event \"a\"]\n\n1. e4 { [x]\n\n[Event \"in a comment\"] } e5 1-0\n\n[Event \"b\"]\n[Site \"?\"]\n\n1. d4 0-1\n\n[Event \"c\"]\n\n1. c4 *\n";
 
-    fn cuts(target: usize) -> Vec<(usize, u64)> {
+    fn cuts(target: usize) -> Vec<usize> {
         let mut at = 0;
         let mut out = Vec::new();
         while at < GAMES.len() {
-            let (len, games) = find_cut(&GAMES[at..], target, true).unwrap();
-            out.push((at, games));
-            at += len;
+            out.push(at);
+            at += find_cut(&GAMES[at..], target, true).unwrap();
         }
         out
     }
 
     #[test]
     fn cuts_only_at_game_starts_outside_comments() {
-        let starts: Vec<usize> = cuts(1).iter().map(|c| c.0).collect();
         let text = std::str::from_utf8(GAMES).unwrap();
-        assert_eq!(starts, vec![0, text.find("[Event \"b\"]").unwrap(), text.find("[Event \"c\"]").unwrap()]);
-        assert_eq!(cuts(1).iter().map(|c| c.1).sum::<u64>(), 3);
-        assert_eq!(cuts(1 << 20), vec![(0, 3)]);
+        let starts = vec![0, text.find("[Event \"b\"]").unwrap(), text.find("[Event \"c\"]").unwrap()];
+        assert_eq!(cuts(1), starts);
+        assert_eq!(cuts(1 << 20), vec![0]);
+        assert_eq!(find_cut(GAMES, 1, false), Some(starts[1]));
+        assert_eq!(find_cut(&GAMES[..starts[1] - 1], 1, false), None);
     }
 
     #[test]
@@ -208,13 +203,12 @@ mod tests {
             let mut chunker =
                 Chunker::new("t".into(), Input::Stream(Box::new(Cursor::new(GAMES.to_vec()))), target);
             let mut joined = Vec::new();
-            let mut games = 0;
             while let Some(chunk) = chunker.next_chunk().unwrap() {
+                assert_eq!(chunk.offset, joined.len() as u64);
+                assert_eq!(chunk.first_line, 1 + joined.iter().filter(|&&b| b == b'\n').count() as u64);
                 joined.extend_from_slice(chunk.bytes());
-                games = chunk.first_index;
             }
             assert_eq!(joined, GAMES, "target {target}");
-            assert!(games >= 1);
         }
     }
 }

@@ -143,6 +143,8 @@ fn deliver(done: Receiver<(u64, Outcome)>, permits: &SyncSender<()>, sink: &mut 
     let mut summary = Summary::default();
     let mut waiting = BTreeMap::new();
     let mut next = 0;
+    // Games are numbered here, in order, per input.
+    let mut index = 0;
     for (seq, outcome) in done {
         waiting.insert(seq, outcome);
         while let Some(outcome) = waiting.remove(&next) {
@@ -150,16 +152,22 @@ fn deliver(done: Receiver<(u64, Outcome)>, permits: &SyncSender<()>, sink: &mut 
             let _ = permits.send(());
             match outcome {
                 Outcome::Records(records) => {
-                    for record in &records {
-                        summary.add(record);
-                        sink.record(record)?;
+                    for mut record in records {
+                        index += 1;
+                        record.index = index;
+                        summary.add(&record);
+                        sink.record(&record)?;
                     }
                 }
                 Outcome::Failed(error) => {
+                    index = 0;
                     summary.input_errors += 1;
                     sink.input_error(&error)?;
                 }
-                Outcome::Done => summary.files += 1,
+                Outcome::Done => {
+                    index = 0;
+                    summary.files += 1;
+                }
             }
         }
     }

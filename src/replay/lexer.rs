@@ -49,6 +49,8 @@ pub struct Lexer<'a> {
     pos: usize,
     line: u64,
     at_line_start: bool,
+    /// Where a game swallowed by an unterminated comment begins.
+    resume_at: Option<usize>,
 }
 
 /// Bytes that end a word: pgn-reader's token ends, and control bytes.
@@ -92,7 +94,14 @@ const RESULTS: &[(&[u8], &str)] = &[
 impl<'a> Lexer<'a> {
     /// A lexer over `bytes`, whose first byte is on line `line`.
     pub fn new(bytes: &'a [u8], line: u64) -> Self {
-        Lexer { bytes, pos: 0, line, at_line_start: false }
+        Lexer { bytes, pos: 0, line, at_line_start: false, resume_at: None }
+    }
+
+    /// After an unterminated comment that ran into another game's tags:
+    /// the offset (in the lexer's bytes) where that game begins. The lexer
+    /// ends there; the rest belongs to the next game.
+    pub fn resume_at(&self) -> Option<usize> {
+        self.resume_at
     }
 
     fn rest(&self) -> &'a [u8] {
@@ -175,6 +184,25 @@ impl<'a> Lexer<'a> {
     }
 }
 
+/// The offset in a comment's `body` of a tag pair that starts a line after
+/// a blank line (`\n\n[Event "`): a game that an unclosed `{` swallowed.
+fn swallowed_game(body: &[u8]) -> Option<usize> {
+    memchr_iter(b'\n', body).find_map(|newline| {
+        let after = &body[newline + 1..];
+        let tag = if after.starts_with(b"\n[") {
+            newline + 2
+        } else if after.starts_with(b"\r\n[") {
+            newline + 3
+        } else {
+            return None;
+        };
+        let name_len = body[tag + 1..].iter().take_while(|b| b.is_ascii_alphanumeric() || **b == b'_').count();
+        let rest = &body[tag + 1 + name_len..];
+        let spaces = rest.iter().take_while(|&&b| b == b' ').count();
+        (name_len > 0 && spaces > 0 && rest.get(spaces) == Some(&b'"')).then_some(tag)
+    })
+}
+
 impl<'a> Iterator for Lexer<'a> {
     type Item = Located<'a>;
 
@@ -183,16 +211,23 @@ impl<'a> Iterator for Lexer<'a> {
         let &first = self.bytes.get(self.pos)?;
         let line = self.line;
         let token = match first {
-            b'{' => match memchr(b'}', &self.rest()[1..]) {
-                Some(end) => {
+            b'{' => {
+                let close = memchr(b'}', &self.rest()[1..]);
+                let body = &self.rest()[1..close.map_or(self.rest().len(), |end| end + 1)];
+                if let Some(tags) = swallowed_game(body) {
+                    // The comment was never closed: what follows a blank line
+                    // and looks like a tag pair is the next game.
+                    self.resume_at = Some(self.pos + 1 + tags);
+                    self.pos = self.bytes.len();
+                    Token::UnterminatedComment
+                } else if let Some(end) = close {
                     self.advance_counting(end + 2);
                     Token::Comment
-                }
-                None => {
+                } else {
                     self.advance_counting(self.rest().len());
                     Token::UnterminatedComment
                 }
-            },
+            }
             b';' => {
                 self.skip_to_line_end();
                 Token::Comment
@@ -288,6 +323,19 @@ mod tests {
             tokens("e4 {never\nclosed"),
             vec![(Token::Word(b"e4"), 1), (Token::UnterminatedComment, 1)]
         );
+    }
+
+    #[test]
+    fn a_comment_that_runs_into_the_next_games_tags_ends_before_them() {
+        let text = "e4 {never closed\n\n[Event \"next\"]\n\n1. d4 } *";
+        let mut lexer = Lexer::new(text.as_bytes(), 1);
+        let all: Vec<_> = (&mut lexer).map(|t| t.token).collect();
+        assert_eq!(all, vec![Token::Word(b"e4"), Token::UnterminatedComment]);
+        assert_eq!(lexer.resume_at(), text.find('['));
+        // A bracket inside an ordinary comment is no such thing.
+        let mut lexer = Lexer::new(b"e4 {see [1]\n\n[%clk 0:01]} e5", 1);
+        assert_eq!((&mut lexer).count(), 3);
+        assert_eq!(lexer.resume_at(), None);
     }
 
     #[test]

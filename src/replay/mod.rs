@@ -48,7 +48,6 @@ struct GameSpan {
     movetext: usize,
     end: usize,
     line: u64,
-    index: u64,
 }
 
 impl Replayer {
@@ -57,36 +56,47 @@ impl Replayer {
         Replayer { options, collector: TagCollector::default(), rules: RuleTracker::default() }
     }
 
-    /// Replays every game of `chunk`, appending one record per game.
+    /// Replays every game of `chunk`, appending one record per game (each
+    /// with index 0: the pipeline numbers games in input order).
     pub fn replay(&mut self, chunk: &Chunk, records: &mut Vec<GameRecord>) {
         let bytes = chunk.bytes();
-        let mut rdr = Reader::new(Cursor::new(bytes));
         let mut line = chunk.first_line;
         let mut counted_to = 0;
-        let mut index = chunk.first_index;
+        // Offset of the reader's first byte: after a game swallowed by an
+        // unterminated comment is found, reading restarts at its tags.
+        let mut base = 0;
+        let mut rdr = Reader::new(Cursor::new(bytes));
         // Reading from memory cannot fail; pgn-reader's only other error is
         // a tag line without closing quote, after which it resumes on the
         // next line: the same game goes on.
         while rdr.has_more().unwrap_or(false) {
-            let start = position(&mut rdr);
+            let start = base + position(&mut rdr);
             self.collector.reset();
             while let Err(_unreadable_tag) = rdr.read_game(&mut self.collector) {
                 self.collector.tags.unreadable += 1;
             }
-            let movetext = position(&mut rdr);
+            let movetext = base + position(&mut rdr);
             let _ = rdr.has_more();
-            let end = position(&mut rdr).max(movetext);
+            let end = (base + position(&mut rdr)).max(movetext);
             line += count_lines(&bytes[counted_to..start]);
             counted_to = start;
-            let span = GameSpan { start, movetext, end, line, index };
-            records.push(self.replay_game(chunk, bytes, span));
-            index += 1;
+            let (record, resume) = self.replay_game(chunk, bytes, GameSpan { start, movetext, end, line });
+            records.push(record);
+            if let Some(resume) = resume {
+                base = resume;
+                rdr = Reader::new(Cursor::new(&bytes[base..]));
+            }
         }
     }
 
-    fn replay_game(&mut self, chunk: &Chunk, bytes: &[u8], span: GameSpan) -> GameRecord {
-        let tags = &self.collector.tags;
+    /// Replays one game; also returns where the next game starts when an
+    /// unterminated comment swallowed it.
+    fn replay_game(&mut self, chunk: &Chunk, bytes: &[u8], span: GameSpan) -> (GameRecord, Option<usize>) {
         let tag_bytes = &bytes[span.start..span.movetext];
+        if self.collector.tags.unreadable > 0 {
+            self.collector.recover_long_tags(tag_bytes);
+        }
+        let tags = &self.collector.tags;
         let mut warnings = Vec::new();
         if !tag_bytes.is_empty() || tags.count > 0 {
             tags::check(tags, tag_bytes, span.line, &mut warnings);
@@ -98,22 +108,25 @@ impl Replayer {
             });
         }
         let movetext_line = span.line + count_lines(tag_bytes);
-        let lexer = Lexer::new(&bytes[span.movetext..span.end], movetext_line);
-        let (variant, setup) = start_position(tags, &mut warnings, span.line);
+        let mut lexer = Lexer::new(&bytes[span.movetext..span.end], movetext_line);
+        let (variant, setup) = start_position(tags, tag_bytes, &mut warnings, span.line);
         let facts = match setup {
             Setup::Chess(pos) => {
-                game::replay(pos, lexer, &mut self.rules, &self.options, false, &mut warnings)
+                game::replay(pos, &mut lexer, &mut self.rules, &self.options, false, &mut warnings)
             }
             Setup::Variant(pos) => {
-                game::replay(pos, lexer, &mut self.rules, &self.options, true, &mut warnings)
+                game::replay(pos, &mut lexer, &mut self.rules, &self.options, true, &mut warnings)
             }
             Setup::Unsupported => MovetextFacts {
-                has_moves: lexer.into_iter().any(|t| matches!(t.token, lexer::Token::Word(_))),
+                has_moves: (&mut lexer).any(|t| matches!(t.token, lexer::Token::Word(_))),
                 ..MovetextFacts::default()
             },
             Setup::BadFen(error) => MovetextFacts { error: Some((error, 0)), ..MovetextFacts::default() },
         };
-        self.record(chunk, span, variant, facts, warnings)
+        // Whatever the setup, the lexer runs to the end to find a swallowed game.
+        lexer.by_ref().for_each(drop);
+        let resume = lexer.resume_at().map(|at| span.movetext + at);
+        (self.record(chunk, span, variant, facts, warnings), resume)
     }
 
     fn record(
@@ -159,7 +172,7 @@ impl Replayer {
         let moves_after_end = termination_ply.map_or(0, |end| facts.plies.saturating_sub(end));
         GameRecord {
             file: chunk.file.clone(),
-            index: span.index,
+            index: 0,
             line: span.line,
             white: tags.white().map(str::to_owned),
             black: tags.black().map(str::to_owned),
@@ -242,12 +255,13 @@ fn rules_of(tag: Option<&str>) -> Rules {
 
 /// Sets up the start position from the `Variant` and `FEN` tags; returns
 /// the variant's name too.
-fn start_position(tags: &TagSet, warnings: &mut Vec<Warning>, line: u64) -> (String, Setup) {
+fn start_position(tags: &TagSet, tag_bytes: &[u8], warnings: &mut Vec<Warning>, line: u64) -> (String, Setup) {
+    let line_of_fen = || tags::tag_line(tag_bytes, "FEN", 0, line);
     let rules = rules_of(tags.variant.as_deref());
     let fen = match tags.fen.as_deref().map(|fen| Fen::from_ascii(fen.trim().as_bytes())) {
         None => None,
         Some(Ok(fen)) => Some(fen),
-        Some(Err(error)) => return ("chess".to_owned(), bad_fen(tags, error, line)),
+        Some(Err(error)) => return ("chess".to_owned(), bad_fen(tags, error, line_of_fen())),
     };
     match rules {
         Rules::Unknown(name) => {
@@ -269,7 +283,7 @@ fn start_position(tags: &TagSet, warnings: &mut Vec<Warning>, line: u64) -> (Str
             let name = variant.uci().to_owned();
             match pos {
                 Ok(pos) => (name, Setup::Variant(pos)),
-                Err(error) => (name, bad_fen(tags, error, line)),
+                Err(error) => (name, bad_fen(tags, error, line_of_fen())),
             }
         }
         Rules::Standard | Rules::Chess960 => {
@@ -285,7 +299,7 @@ fn start_position(tags: &TagSet, warnings: &mut Vec<Warning>, line: u64) -> (Str
             let name = if chess960 { "chess960" } else { "chess" }.to_owned();
             match pos {
                 Ok(pos) => (name, Setup::Chess(pos)),
-                Err(error) => (name, bad_fen(tags, error, line)),
+                Err(error) => (name, bad_fen(tags, error, line_of_fen())),
             }
         }
     }

@@ -75,6 +75,18 @@ pub fn decode(value: RawTag<'_>) -> String {
     }
 }
 
+/// Tag lines at least this long may exceed pgn-reader's buffer.
+const LONG_TAG_LINE: usize = 8 << 10;
+
+/// `[Name "value"]` → name and raw value (escapes kept).
+fn split_tag_line(text: &[u8]) -> Option<(&[u8], &[u8])> {
+    let inner = text.strip_prefix(b"[")?;
+    let open = memchr(b'"', inner)?;
+    let close = memchr::memrchr(b'"', inner).filter(|&close| close > open)?;
+    let name = inner[..open].trim_ascii();
+    (!name.is_empty()).then_some((name, &inner[open + 1..close]))
+}
+
 /// The pgn-reader visitor: collects tags, then stops at the movetext.
 #[derive(Debug, Default)]
 pub struct TagCollector {
@@ -93,6 +105,20 @@ impl TagCollector {
         self.tags.count = 0;
         self.tags.unreadable = 0;
         self.seen.clear();
+    }
+
+    /// Reads the tag lines pgn-reader gave up on because they are longer
+    /// than its buffer (16 KiB): a long but well-formed value is still data.
+    pub fn recover_long_tags(&mut self, bytes: &[u8]) {
+        for text in bytes.split(|&b| b == b'\n') {
+            let text = text.trim_ascii();
+            if text.len() < LONG_TAG_LINE {
+                continue;
+            }
+            if let Some((name, value)) = split_tag_line(text) {
+                let _ = self.tag(&mut (), name, RawTag(value));
+            }
+        }
     }
 
     fn note_name(&mut self, name: &[u8]) {
@@ -162,7 +188,7 @@ pub fn check(tags: &TagSet, bytes: &[u8], line: u64, warnings: &mut Vec<Warning>
                     warnings.push(Warning {
                         kind: WarningKind::MalformedTag,
                         message: format!("{name} \"{value}\": {problem}"),
-                        line: tag_line(bytes, name, line),
+                        line: tag_line(bytes, name, 0, line),
                     });
                 }
             }
@@ -172,7 +198,7 @@ pub fn check(tags: &TagSet, bytes: &[u8], line: u64, warnings: &mut Vec<Warning>
         warnings.push(Warning {
             kind: WarningKind::DuplicateTag,
             message: format!("tag {name} appears more than once; the first value is used"),
-            line: tag_line(bytes, name, line),
+            line: tag_line(bytes, name, 1, line),
         });
     }
 }
@@ -207,16 +233,18 @@ fn is_round(value: &str) -> bool {
         || value.split('.').all(|part| !part.is_empty() && part.bytes().all(|b| b.is_ascii_digit()))
 }
 
-/// Line of the first `[name ` tag in the section, or the section's line.
-fn tag_line(bytes: &[u8], name: &str, line: u64) -> u64 {
+/// Line of the `nth` (0-based) `[name ` tag in the section `bytes` that
+/// starts on `line`; `line` itself when there is no such tag.
+pub fn tag_line(bytes: &[u8], name: &str, nth: usize, line: u64) -> u64 {
     lines(bytes, line)
-        .find(|(_, text)| {
+        .filter(|(_, text)| {
             let text = text.trim_ascii_start();
             text.strip_prefix(b"[").is_some_and(|rest| {
                 rest.starts_with(name.as_bytes())
                     && rest.get(name.len()).is_some_and(|b| b.is_ascii_whitespace() || *b == b'"')
             })
         })
+        .nth(nth)
         .map_or(line, |(n, _)| n)
 }
 
