@@ -146,12 +146,8 @@ impl Chunker {
                 ChunkData::Owned(std::mem::replace(buffer, rest))
             }
         };
-        let chunk = Chunk {
-            file: self.file.clone(),
-            offset: self.offset,
-            first_line: self.line,
-            data,
-        };
+        let chunk =
+            Chunk { file: self.file.clone(), offset: self.offset, first_line: self.line, data };
         let bytes = chunk.bytes();
         self.offset += bytes.len() as u64;
         self.line += memchr_iter(b'\n', bytes).count() as u64;
@@ -190,7 +186,8 @@ mod tests {
     #[test]
     fn cuts_only_at_game_starts_outside_comments() {
         let text = std::str::from_utf8(GAMES).unwrap();
-        let starts = vec![0, text.find("[Event \"b\"]").unwrap(), text.find("[Event \"c\"]").unwrap()];
+        let starts =
+            vec![0, text.find("[Event \"b\"]").unwrap(), text.find("[Event \"c\"]").unwrap()];
         assert_eq!(cuts(1), starts);
         assert_eq!(cuts(1 << 20), vec![0]);
         assert_eq!(find_cut(GAMES, 1, false), Some(starts[1]));
@@ -200,12 +197,18 @@ mod tests {
     #[test]
     fn streamed_chunks_match_mapped_cuts_at_any_target() {
         for target in [1, 7, 40, 1000] {
-            let mut chunker =
-                Chunker::new("t".into(), Input::Stream(Box::new(Cursor::new(GAMES.to_vec()))), target);
+            let mut chunker = Chunker::new(
+                "t".into(),
+                Input::Stream(Box::new(Cursor::new(GAMES.to_vec()))),
+                target,
+            );
             let mut joined = Vec::new();
             while let Some(chunk) = chunker.next_chunk().unwrap() {
                 assert_eq!(chunk.offset, joined.len() as u64);
-                assert_eq!(chunk.first_line, 1 + joined.iter().filter(|&&b| b == b'\n').count() as u64);
+                assert_eq!(
+                    chunk.first_line,
+                    1 + joined.iter().filter(|&&b| b == b'\n').count() as u64
+                );
                 joined.extend_from_slice(chunk.bytes());
             }
             assert_eq!(joined, GAMES, "target {target}");

@@ -12,7 +12,11 @@ fn main() -> ExitCode {
         Err(error) => {
             // clap prints help and version to stdout, usage errors to stderr.
             let _ = error.print();
-            return if error.use_stderr() { ExitStatus::Error.into() } else { ExitStatus::Clean.into() };
+            return if error.use_stderr() {
+                ExitStatus::Error.into()
+            } else {
+                ExitStatus::Clean.into()
+            };
         }
     };
     match commands::run(cli.command) {

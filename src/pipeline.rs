@@ -57,7 +57,8 @@ pub fn run(
     sink: &mut dyn Sink,
 ) -> io::Result<Summary> {
     let jobs = options.jobs.max(1);
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(jobs).build().map_err(io::Error::other)?;
+    let pool =
+        rayon::ThreadPoolBuilder::new().num_threads(jobs).build().map_err(io::Error::other)?;
     let in_flight = jobs * IN_FLIGHT_PER_JOB;
     let (work_tx, work_rx) = sync_channel::<(u64, Work)>(in_flight);
     let (done_tx, done_rx) = channel::<(u64, Outcome)>();
@@ -100,7 +101,12 @@ pub fn run(
 }
 
 /// Opens each input in turn and sends its chunks, one permit each.
-fn produce(paths: &[String], chunk_size: usize, work: SyncSender<(u64, Work)>, permits: Receiver<()>) {
+fn produce(
+    paths: &[String],
+    chunk_size: usize,
+    work: SyncSender<(u64, Work)>,
+    permits: Receiver<()>,
+) {
     let mut seq = 0;
     let mut send = |item: Work| {
         if permits.recv().is_err() {
@@ -139,7 +145,11 @@ fn produce(paths: &[String], chunk_size: usize, work: SyncSender<(u64, Work)>, p
 }
 
 /// Puts outcomes back in order and hands them to the sink.
-fn deliver(done: Receiver<(u64, Outcome)>, permits: &SyncSender<()>, sink: &mut dyn Sink) -> io::Result<Summary> {
+fn deliver(
+    done: Receiver<(u64, Outcome)>,
+    permits: &SyncSender<()>,
+    sink: &mut dyn Sink,
+) -> io::Result<Summary> {
     let mut summary = Summary::default();
     let mut waiting = BTreeMap::new();
     let mut next = 0;

@@ -22,6 +22,7 @@ pub fn run(command: Command) -> anyhow::Result<ExitStatus> {
 fn resolve(input: &InputArgs, final_fen: bool) -> (ReplayOptions, PipelineOptions) {
     let replay = ReplayOptions { variations: input.variations, final_fen };
     let jobs = input.jobs.map_or_else(rayon::current_num_threads, usize::from);
-    let chunk_size = input.chunk_size.map_or(DEFAULT_CHUNK_SIZE, |size| size.try_into().unwrap_or(usize::MAX));
+    let chunk_size =
+        input.chunk_size.map_or(DEFAULT_CHUNK_SIZE, |size| size.try_into().unwrap_or(usize::MAX));
     (replay, PipelineOptions { jobs, chunk_size, progress: !input.quiet })
 }

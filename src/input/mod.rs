@@ -1,8 +1,8 @@
 //! Opens an input: a path or `-`, plain or compressed.
 //!
-//! Regular files are memory-mapped (see [`mmap`]); standard input, pipes and
+//! Regular files are memory-mapped (see `mmap.rs`); standard input, pipes and
 //! compressed files are streamed. Compression is detected by magic bytes
-//! first and by extension second (see [`decompress`]). Knows nothing about
+//! first and by extension second (see `decompress.rs`). Knows nothing about
 //! PGN: it hands out bytes.
 
 mod decompress;

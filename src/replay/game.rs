@@ -172,7 +172,9 @@ impl<P: Position + Clone> Replay<'_, P> {
             Token::Result(result) if !self.in_variation() => {
                 self.facts.result_marker.get_or_insert(result);
             }
-            Token::Stray => self.stray.note(|| "control bytes (e.g. NUL) in the movetext, ignored".to_owned(), line),
+            Token::Stray => self
+                .stray
+                .note(|| "control bytes (e.g. NUL) in the movetext, ignored".to_owned(), line),
             Token::MoveNumber(_) | Token::Nag | Token::Comment | Token::Result(_) => {}
         }
     }

@@ -57,7 +57,18 @@ pub struct Lexer<'a> {
 fn is_token_end(byte: u8) -> bool {
     matches!(
         byte,
-        b' ' | b'\t' | b'\n' | b'\r' | b'{' | b'}' | b'(' | b')' | b'!' | b'?' | b'$' | b';' | b'.'
+        b' ' | b'\t'
+            | b'\n'
+            | b'\r'
+            | b'{'
+            | b'}'
+            | b'('
+            | b')'
+            | b'!'
+            | b'?'
+            | b'$'
+            | b';'
+            | b'.'
             | b'*'
     ) || is_stray(byte)
 }
@@ -69,7 +80,16 @@ fn is_stray(byte: u8) -> bool {
 
 /// Textual evaluation symbols that stand for NAGs in many real files.
 const GLYPHS: &[&[u8]] = &[
-    b"+-", b"-+", b"+/-", b"-/+", b"+/=", b"=/+", b"+=", b"=+", b"=", b"\xc2\xb1", // ±
+    b"+-",
+    b"-+",
+    b"+/-",
+    b"-/+",
+    b"+/=",
+    b"=/+",
+    b"+=",
+    b"=+",
+    b"=",
+    b"\xc2\xb1",     // ±
     b"\xe2\x88\x93", // ∓
     b"\xe2\x88\x9e", // ∞
     b"\xe2\xa9\xb2", // ⩲
@@ -196,7 +216,8 @@ fn swallowed_game(body: &[u8]) -> Option<usize> {
         } else {
             return None;
         };
-        let name_len = body[tag + 1..].iter().take_while(|b| b.is_ascii_alphanumeric() || **b == b'_').count();
+        let name_len =
+            body[tag + 1..].iter().take_while(|b| b.is_ascii_alphanumeric() || **b == b'_').count();
         let rest = &body[tag + 1 + name_len..];
         let spaces = rest.iter().take_while(|&&b| b == b' ').count();
         (name_len > 0 && spaces > 0 && rest.get(spaces) == Some(&b'"')).then_some(tag)
@@ -253,7 +274,8 @@ impl<'a> Iterator for Lexer<'a> {
                 Token::Nag
             }
             b'!' | b'?' => {
-                let len = self.rest().iter().take(2).take_while(|b| matches!(b, b'!' | b'?')).count();
+                let len =
+                    self.rest().iter().take(2).take_while(|b| matches!(b, b'!' | b'?')).count();
                 self.advance(len);
                 Token::Nag
             }

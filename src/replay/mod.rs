@@ -1,7 +1,7 @@
 //! Replay: from a chunk of PGN bytes to one `GameRecord` per game.
 //!
 //! pgn-reader walks the chunk game by game: it parses each tag section into
-//! a [`TagSet`](tags::TagSet) and skips the movetext, telling us where the
+//! a [`TagSet`] and skips the movetext, telling us where the
 //! movetext starts and ends. The movetext bytes then go through our
 //! [`lexer`] (nothing is skipped silently) and are replayed on shakmaty
 //! under the [`rules`]. No I/O and no output formats here: a broken game is
@@ -80,7 +80,8 @@ impl Replayer {
             let end = (base + position(&mut rdr)).max(movetext);
             line += count_lines(&bytes[counted_to..start]);
             counted_to = start;
-            let (record, resume) = self.replay_game(chunk, bytes, GameSpan { start, movetext, end, line });
+            let (record, resume) =
+                self.replay_game(chunk, bytes, GameSpan { start, movetext, end, line });
             records.push(record);
             if let Some(resume) = resume {
                 base = resume;
@@ -91,7 +92,12 @@ impl Replayer {
 
     /// Replays one game; also returns where the next game starts when an
     /// unterminated comment swallowed it.
-    fn replay_game(&mut self, chunk: &Chunk, bytes: &[u8], span: GameSpan) -> (GameRecord, Option<usize>) {
+    fn replay_game(
+        &mut self,
+        chunk: &Chunk,
+        bytes: &[u8],
+        span: GameSpan,
+    ) -> (GameRecord, Option<usize>) {
         let tag_bytes = &bytes[span.start..span.movetext];
         if self.collector.tags.unreadable > 0 {
             self.collector.recover_long_tags(tag_bytes);
@@ -118,10 +124,12 @@ impl Replayer {
                 game::replay(pos, &mut lexer, &mut self.rules, &self.options, true, &mut warnings)
             }
             Setup::Unsupported => MovetextFacts {
-                has_moves: (&mut lexer).any(|t| matches!(t.token, lexer::Token::Word(_))),
+                has_moves: lexer.any(|t| matches!(t.token, lexer::Token::Word(_))),
                 ..MovetextFacts::default()
             },
-            Setup::BadFen(error) => MovetextFacts { error: Some((error, 0)), ..MovetextFacts::default() },
+            Setup::BadFen(error) => {
+                MovetextFacts { error: Some((error, 0)), ..MovetextFacts::default() }
+            }
         };
         // Whatever the setup, the lexer runs to the end to find a swallowed game.
         lexer.by_ref().for_each(drop);
@@ -207,7 +215,12 @@ fn count_lines(bytes: &[u8]) -> u64 {
 }
 
 /// Warns when the Result tag and the movetext marker disagree.
-fn result_warnings(tag: Option<&str>, marker: Option<&str>, line: u64, warnings: &mut Vec<Warning>) {
+fn result_warnings(
+    tag: Option<&str>,
+    marker: Option<&str>,
+    line: u64,
+    warnings: &mut Vec<Warning>,
+) {
     let message = match (tag, marker) {
         (Some(tag), Some(marker)) if tag != marker => {
             format!("Result tag {tag} but the movetext ends with {marker}")
@@ -255,7 +268,12 @@ fn rules_of(tag: Option<&str>) -> Rules {
 
 /// Sets up the start position from the `Variant` and `FEN` tags; returns
 /// the variant's name too.
-fn start_position(tags: &TagSet, tag_bytes: &[u8], warnings: &mut Vec<Warning>, line: u64) -> (String, Setup) {
+fn start_position(
+    tags: &TagSet,
+    tag_bytes: &[u8],
+    warnings: &mut Vec<Warning>,
+    line: u64,
+) -> (String, Setup) {
     let line_of_fen = || tags::tag_line(tag_bytes, "FEN", 0, line);
     let rules = rules_of(tags.variant.as_deref());
     let fen = match tags.fen.as_deref().map(|fen| Fen::from_ascii(fen.trim().as_bytes())) {
@@ -277,7 +295,11 @@ fn start_position(tags: &TagSet, tag_bytes: &[u8], warnings: &mut Vec<Warning>, 
                 None => Ok(VariantPosition::new(variant)),
                 Some(fen) => {
                     let mode = CastlingMode::detect(&fen.as_setup().clone());
-                    lenient(VariantPosition::from_setup(variant, fen.into_setup(), mode), warnings, line)
+                    lenient(
+                        VariantPosition::from_setup(variant, fen.into_setup(), mode),
+                        warnings,
+                        line,
+                    )
                 }
             };
             let name = variant.uci().to_owned();
@@ -292,7 +314,11 @@ fn start_position(tags: &TagSet, tag_bytes: &[u8], warnings: &mut Vec<Warning>, 
                 None => Ok(Chess::default()),
                 Some(fen) => {
                     let setup = fen.into_setup();
-                    let mode = if chess960 { CastlingMode::Chess960 } else { CastlingMode::detect(&setup) };
+                    let mode = if chess960 {
+                        CastlingMode::Chess960
+                    } else {
+                        CastlingMode::detect(&setup)
+                    };
                     lenient(Chess::from_setup(setup, mode), warnings, line)
                 }
             };
@@ -312,7 +338,8 @@ fn lenient<P>(
     warnings: &mut Vec<Warning>,
     line: u64,
 ) -> Result<P, PositionError<P>> {
-    let fixable = PositionErrorKinds::INVALID_CASTLING_RIGHTS | PositionErrorKinds::INVALID_EP_SQUARE;
+    let fixable =
+        PositionErrorKinds::INVALID_CASTLING_RIGHTS | PositionErrorKinds::INVALID_EP_SQUARE;
     match pos {
         Err(error) if fixable.contains(error.kinds()) => {
             warnings.push(Warning {

@@ -124,7 +124,9 @@ fn is_uci_shaped(word: &[u8]) -> bool {
 /// as a pawn move) and a wrong capture mark still denote a unique move.
 fn resolve_lenient<P: Position>(pos: &P, san: San, written: &[u8]) -> Result<Resolved, ErrorKind> {
     if is_uci_shaped(written)
-        && let Ok(m) = UciMove::from_ascii(written).map_err(drop).and_then(|uci| uci.to_move(pos).map_err(drop))
+        && let Ok(m) = UciMove::from_ascii(written)
+            .map_err(drop)
+            .and_then(|uci| uci.to_move(pos).map_err(drop))
     {
         return Ok(Resolved { m, nonstandard: Some("UCI notation") });
     }
@@ -133,10 +135,9 @@ fn resolve_lenient<P: Position>(pos: &P, san: San, written: &[u8]) -> Result<Res
     };
     if role == Role::Pawn && promotion.is_none() && matches!(to.rank(), Rank::First | Rank::Eighth)
     {
-        let promotes = pos
-            .san_candidates(Role::Pawn, to)
-            .iter()
-            .any(|m| m.is_promotion() && file.is_none_or(|f| m.from().is_some_and(|s| s.file() == f)));
+        let promotes = pos.san_candidates(Role::Pawn, to).iter().any(|m| {
+            m.is_promotion() && file.is_none_or(|f| m.from().is_some_and(|s| s.file() == f))
+        });
         if promotes {
             return Err(ErrorKind::MissingPromotion);
         }
@@ -145,7 +146,11 @@ fn resolve_lenient<P: Position>(pos: &P, san: San, written: &[u8]) -> Result<Res
     match toggled.to_move(pos) {
         Ok(m) => Ok(Resolved {
             m,
-            nonstandard: Some(if capture { "capture mark on a non-capture" } else { "capture without x" }),
+            nonstandard: Some(if capture {
+                "capture mark on a non-capture"
+            } else {
+                "capture without x"
+            }),
         }),
         Err(SanError::AmbiguousSan) => Err(ErrorKind::AmbiguousMove),
         Err(SanError::IllegalSan) => Err(ErrorKind::IllegalMove),
@@ -193,7 +198,10 @@ mod tests {
     fn play(pos: &Chess, word: &str) -> Result<Resolved, ErrorKind> {
         match parse(word.as_bytes()) {
             Written::Move { san_plus, normalised } => resolve(pos, san_plus.san, word.as_bytes())
-                .map(|r| Resolved { nonstandard: r.nonstandard.or(normalised.then_some("n")), ..r }),
+                .map(|r| Resolved {
+                    nonstandard: r.nonstandard.or(normalised.then_some("n")),
+                    ..r
+                }),
             other => panic!("{word}: {other:?}"),
         }
     }

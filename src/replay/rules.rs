@@ -125,7 +125,13 @@ impl RuleTracker {
     }
 
     /// Records the position `after` reached at `ply` by move `m`.
-    pub fn after_move<P: Position>(&mut self, after: &P, ply: u32, m: Move, incremental: Option<u64>) {
+    pub fn after_move<P: Position>(
+        &mut self,
+        after: &P,
+        ply: u32,
+        m: Move,
+        incremental: Option<u64>,
+    ) {
         self.hash = incremental.unwrap_or_else(|| position_hash(after));
         let material_changed = m.is_capture() || m.is_promotion() || matches!(m, Move::Put { .. });
         self.observe(after, ply, material_changed);
@@ -133,7 +139,8 @@ impl RuleTracker {
 
     fn observe<P: Position>(&mut self, pos: &P, ply: u32, material_changed: bool) {
         let findings = &mut self.findings;
-        let tracking_repetitions = findings.threefold_ply.is_none() || findings.termination.is_none();
+        let tracking_repetitions =
+            findings.threefold_ply.is_none() || findings.termination.is_none();
         let occurrences = if tracking_repetitions { self.table.record(self.hash) } else { 0 };
         if occurrences >= 3 && findings.threefold_ply.is_none() {
             findings.threefold_ply = Some(ply);
@@ -157,8 +164,11 @@ impl RuleTracker {
             // Art. 9.6.1. A fivefold repetition cannot be mate or stalemate:
             // the earlier occurrences had a move played from them. The same
             // argument confirms a simultaneous 75-move end at once.
-            let termination =
-                if clock >= 150 { Termination::SeventyfiveMoves } else { Termination::FivefoldRepetition };
+            let termination = if clock >= 150 {
+                Termination::SeventyfiveMoves
+            } else {
+                Termination::FivefoldRepetition
+            };
             self.end(termination, ply, None);
         }
         let seventyfive = clock >= 150 && self.findings.termination.is_none();
@@ -347,14 +357,16 @@ mod tests {
         // After ...d5 the e-pawn could not capture en passant (no pawn on
         // e5/c5), so the position equals the one with the pawn already there.
         let a = replay(None, "e4 d5");
-        let pos_after: Chess = Fen::from_ascii(b"rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 2")
-            .unwrap()
-            .into_position(CastlingMode::Standard)
-            .unwrap();
-        let without_ep: Chess = Fen::from_ascii(b"rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2")
-            .unwrap()
-            .into_position(CastlingMode::Standard)
-            .unwrap();
+        let pos_after: Chess =
+            Fen::from_ascii(b"rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 2")
+                .unwrap()
+                .into_position(CastlingMode::Standard)
+                .unwrap();
+        let without_ep: Chess =
+            Fen::from_ascii(b"rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2")
+                .unwrap()
+                .into_position(CastlingMode::Standard)
+                .unwrap();
         assert_eq!(position_hash(&pos_after), position_hash(&without_ep));
         assert_eq!(a.termination, None);
     }

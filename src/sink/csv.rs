@@ -73,10 +73,31 @@ impl<'a> From<&'a GameRecord> for Row<'a> {
 
 /// The header row: `Row`'s field names (a test keeps them in step).
 const HEADER: [&str; 25] = [
-    "file", "index", "line", "white", "black", "event", "round", "result", "result_marker",
-    "variant", "valid", "error_ply", "error_kind", "error_san", "error_fen", "error_line", "plies",
-    "termination", "termination_ply", "threefold_ply", "fifty_ply", "moves_after_end",
-    "result_consistent", "warnings", "final_fen",
+    "file",
+    "index",
+    "line",
+    "white",
+    "black",
+    "event",
+    "round",
+    "result",
+    "result_marker",
+    "variant",
+    "valid",
+    "error_ply",
+    "error_kind",
+    "error_san",
+    "error_fen",
+    "error_line",
+    "plies",
+    "termination",
+    "termination_ply",
+    "threefold_ply",
+    "fifty_ply",
+    "moves_after_end",
+    "result_consistent",
+    "warnings",
+    "final_fen",
 ];
 
 /// Writes every record as a CSV row, after a header row that is written

@@ -12,9 +12,7 @@ mod summary;
 
 use std::io;
 
-pub use self::{
-    csv::CsvSink, diagnostics::DiagnosticsSink, jsonl::JsonlSink, summary::Summary,
-};
+pub use self::{csv::CsvSink, diagnostics::DiagnosticsSink, jsonl::JsonlSink, summary::Summary};
 use crate::{input::InputError, record::GameRecord};
 
 /// Receives records in file order.

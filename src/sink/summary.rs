@@ -60,11 +60,24 @@ impl Summary {
                 .filter(|(t, _)| t.is_draw() == draws)
                 .map(|(t, n)| format!("{} {n}", t.describe()))
                 .collect();
-            let total: u64 = self.terminations.iter().filter(|(t, _)| t.is_draw() == draws).map(|(_, n)| n).sum();
-            if parts.is_empty() { total.to_string() } else { format!("{total} ({})", parts.join(", ")) }
+            let total: u64 = self
+                .terminations
+                .iter()
+                .filter(|(t, _)| t.is_draw() == draws)
+                .map(|(_, n)| n)
+                .sum();
+            if parts.is_empty() {
+                total.to_string()
+            } else {
+                format!("{total} ({})", parts.join(", "))
+            }
         };
         writeln!(wtr, "draws by rule: {}; decided by rule: {}", ends(true), ends(false))?;
-        writeln!(wtr, "claimable draws: threefold repetition {}, fifty-move rule {}", self.threefold, self.fifty)?;
+        writeln!(
+            wtr,
+            "claimable draws: threefold repetition {}, fifty-move rule {}",
+            self.threefold, self.fifty
+        )?;
         if self.input_errors > 0 {
             writeln!(wtr, "{} could not be read", plural(self.input_errors, "input"))?;
         }

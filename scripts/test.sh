@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# The whole test suite: the command README.md gives and .ci/run runs.
+#
+#   scripts/test.sh
+#
+# Formatting, lints, unit and integration tests, docs, then the
+# differential test against python-chess (installed with pip if missing).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+step() { printf '\n== %s\n' "$*"; }
+
+step "cargo fmt --check"
+cargo fmt --all -- --check
+step "cargo clippy -D warnings"
+cargo clippy --locked --all-targets -- -D warnings
+step "cargo test"
+cargo test --locked
+step "cargo doc -D warnings"
+RUSTDOCFLAGS="-D warnings" cargo doc --locked --no-deps --document-private-items --quiet
+step "differential test against python-chess"
+bash scripts/differential.sh
