@@ -86,7 +86,7 @@ struct Frame<P> {
 }
 
 /// State of one movetext replay.
-struct Replay<'r, P> {
+struct Replay<'r, 'a, P> {
     pos: P,
     /// Position before the last move of the current line (for variations).
     before_last: Option<P>,
@@ -107,7 +107,7 @@ struct Replay<'r, P> {
     numbers: Repeated,
     stray: Repeated,
     /// The last mainline move as written, its suffix and line.
-    last_move: Option<(String, Option<Suffix>, u64)>,
+    last_move: Option<(&'a [u8], Option<Suffix>, u64)>,
 }
 
 /// Replays `tokens` from `start`; `variant` enables the variant-end check.
@@ -144,12 +144,12 @@ pub fn replay<'a, P: Position + Clone>(
     replay.finish(options.final_fen)
 }
 
-impl<P: Position + Clone> Replay<'_, P> {
+impl<'a, P: Position + Clone> Replay<'_, 'a, P> {
     fn in_variation(&self) -> bool {
         !self.frames.is_empty() || self.skipped_depth > 0
     }
 
-    fn token(&mut self, token: Token<'_>, line: u64) {
+    fn token(&mut self, token: Token<'a>, line: u64) {
         match token {
             Token::Word(word) => {
                 self.facts.has_moves = true;
@@ -220,7 +220,7 @@ impl<P: Position + Clone> Replay<'_, P> {
         }
     }
 
-    fn word(&mut self, word: &[u8], line: u64) {
+    fn word(&mut self, word: &'a [u8], line: u64) {
         let mainline = self.frames.is_empty();
         let written = notation::parse(word);
         if mainline && self.facts.result_marker.is_some() {
@@ -260,7 +260,8 @@ impl<P: Position + Clone> Replay<'_, P> {
         }
         // A `#` on the previous move was wrong: a legal move followed it.
         if let Some((previous, Some(Suffix::Checkmate), previous_line)) = self.last_move.take() {
-            self.suffixes.note(|| format!("{previous} is marked # but is not mate"), previous_line);
+            self.suffixes
+                .note(|| format!("{} is marked # but is not mate", text(previous)), previous_line);
         }
         let incremental = self.rules.before_move(&self.pos, resolved.m);
         self.pos.play_unchecked(resolved.m);
@@ -277,7 +278,7 @@ impl<P: Position + Clone> Replay<'_, P> {
                 line,
             );
         }
-        self.last_move = Some((text(word), san_plus.suffix, line));
+        self.last_move = Some((word, san_plus.suffix, line));
     }
 
     /// Records the first error of the game; an error ends the replay of the
@@ -325,12 +326,12 @@ impl<P: Position + Clone> Replay<'_, P> {
         if let Some((written, suffix, line)) = self.last_move.take() {
             let mated = findings.termination == Some((Termination::Checkmate, self.facts.plies));
             match suffix {
-                Some(Suffix::Checkmate) if !mated => {
-                    self.suffixes.note(|| format!("{written} is marked # but is not mate"), line)
-                }
-                Some(Suffix::Check) | None if mated => {
-                    self.suffixes.note(|| format!("{written} mates but is not marked #"), line)
-                }
+                Some(Suffix::Checkmate) if !mated => self
+                    .suffixes
+                    .note(|| format!("{} is marked # but is not mate", text(written)), line),
+                Some(Suffix::Check) | None if mated => self
+                    .suffixes
+                    .note(|| format!("{} mates but is not marked #", text(written)), line),
                 _ => {}
             }
         }

@@ -54,7 +54,7 @@ pub struct Lexer<'a> {
 }
 
 /// Bytes that end a word: pgn-reader's token ends, and control bytes.
-fn is_token_end(byte: u8) -> bool {
+const fn is_token_end(byte: u8) -> bool {
     matches!(
         byte,
         b' ' | b'\t'
@@ -73,8 +73,19 @@ fn is_token_end(byte: u8) -> bool {
     ) || is_stray(byte)
 }
 
+/// `is_token_end` as a table: the test runs on every byte of every word.
+static TOKEN_END: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        table[byte] = is_token_end(byte as u8);
+        byte += 1;
+    }
+    table
+};
+
 /// Control bytes that have no place in PGN text (NUL, DEL, ...).
-fn is_stray(byte: u8) -> bool {
+const fn is_stray(byte: u8) -> bool {
     matches!(byte, 0x00..=0x08 | 0x0b | 0x0c | 0x0e..=0x1f | 0x7f)
 }
 
@@ -164,7 +175,7 @@ impl<'a> Lexer<'a> {
     }
 
     fn word_len(&self) -> usize {
-        self.rest().iter().position(|&b| is_token_end(b)).unwrap_or(self.rest().len())
+        self.rest().iter().position(|&b| TOKEN_END[usize::from(b)]).unwrap_or(self.rest().len())
     }
 
     fn lex_digits(&mut self) -> Token<'a> {
@@ -200,7 +211,12 @@ impl<'a> Lexer<'a> {
         let len = self.word_len().max(1);
         let word = &self.rest()[..len];
         self.advance(len);
-        if GLYPHS.contains(&word) { Token::Nag } else { Token::Word(word) }
+        // Moves start with a letter; only then is a word no glyph.
+        if !word[0].is_ascii_alphabetic() && GLYPHS.contains(&word) {
+            Token::Nag
+        } else {
+            Token::Word(word)
+        }
     }
 }
 

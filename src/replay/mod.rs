@@ -138,15 +138,15 @@ impl Replayer {
     }
 
     fn record(
-        &self,
+        &mut self,
         chunk: &Chunk,
         span: GameSpan,
         variant: String,
         facts: MovetextFacts,
         mut warnings: Vec<Warning>,
     ) -> GameRecord {
-        let tags = &self.collector.tags;
-        let result = tags.result().map(str::to_owned);
+        let tags = &mut self.collector.tags;
+        let result = tags.take("Result");
         let marker = facts.result_marker;
         let recorded = RecordedResult::parse(match RecordedResult::parse(result.as_deref()) {
             RecordedResult::Unknown if result.as_deref() != Some("*") => marker,
@@ -182,10 +182,10 @@ impl Replayer {
             file: chunk.file.clone(),
             index: 0,
             line: span.line,
-            white: tags.white().map(str::to_owned),
-            black: tags.black().map(str::to_owned),
-            event: tags.event().map(str::to_owned),
-            round: tags.round().map(str::to_owned),
+            white: tags.take("White"),
+            black: tags.take("Black"),
+            event: tags.take("Event"),
+            round: tags.take("Round"),
             result,
             result_marker: marker.map(str::to_owned),
             variant,

@@ -35,33 +35,10 @@ pub struct TagSet {
 }
 
 impl TagSet {
-    fn roster_value(&self, name: &str) -> Option<&str> {
-        ROSTER.iter().position(|&n| n == name).and_then(|i| self.roster[i].as_deref())
-    }
-
-    /// `White` tag.
-    pub fn white(&self) -> Option<&str> {
-        self.roster_value("White")
-    }
-
-    /// `Black` tag.
-    pub fn black(&self) -> Option<&str> {
-        self.roster_value("Black")
-    }
-
-    /// `Event` tag.
-    pub fn event(&self) -> Option<&str> {
-        self.roster_value("Event")
-    }
-
-    /// `Round` tag.
-    pub fn round(&self) -> Option<&str> {
-        self.roster_value("Round")
-    }
-
-    /// `Result` tag.
-    pub fn result(&self) -> Option<&str> {
-        self.roster_value("Result")
+    /// Takes the value of roster tag `name` out of the set (the record owns
+    /// it from then on; the set is reset for the next game anyway).
+    pub fn take(&mut self, name: &str) -> Option<String> {
+        ROSTER.iter().position(|&n| n == name).and_then(|i| self.roster[i].take())
     }
 }
 
@@ -92,7 +69,9 @@ fn split_tag_line(text: &[u8]) -> Option<(&[u8], &[u8])> {
 pub struct TagCollector {
     /// The tags collected so far for the current game.
     pub tags: TagSet,
-    seen: Vec<Vec<u8>>,
+    /// Fingerprints of the tag names seen in this game (no allocation per
+    /// tag; a 64-bit collision would only add a false duplicate warning).
+    seen: Vec<u64>,
 }
 
 impl TagCollector {
@@ -122,13 +101,17 @@ impl TagCollector {
     }
 
     fn note_name(&mut self, name: &[u8]) {
-        if self.seen.iter().any(|seen| seen == name) {
+        // FNV-1a.
+        let fingerprint = name.iter().fold(0xcbf2_9ce4_8422_2325_u64, |h, &b| {
+            (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
+        });
+        if self.seen.contains(&fingerprint) {
             let name = String::from_utf8_lossy(name).into_owned();
             if !self.tags.duplicates.contains(&name) {
                 self.tags.duplicates.push(name);
             }
         } else {
-            self.seen.push(name.to_vec());
+            self.seen.push(fingerprint);
         }
     }
 }
