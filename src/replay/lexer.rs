@@ -180,31 +180,31 @@ impl<'a> Lexer<'a> {
 
     fn lex_digits(&mut self) -> Token<'a> {
         let rest = self.rest();
-        for &(spelling, canonical) in RESULTS {
-            if rest.starts_with(spelling)
-                && rest.get(spelling.len()).is_none_or(|&b| is_token_end(b))
-            {
-                self.advance(spelling.len());
-                return Token::Result(canonical);
+        // Only `1-0`, `0-1`, `1/2-1/2` and `½-½` spellings can be results:
+        // a move number (`12.`) is told apart by its second byte.
+        if matches!(rest.get(1), Some(b'-' | b'/' | b'\xbd' | b'\xe2')) {
+            for &(spelling, canonical) in RESULTS {
+                if rest.starts_with(spelling)
+                    && rest.get(spelling.len()).is_none_or(|&b| is_token_end(b))
+                {
+                    self.advance(spelling.len());
+                    return Token::Result(canonical);
+                }
             }
         }
         let digits = rest.iter().take_while(|b| b.is_ascii_digit()).count();
         let after = rest.get(digits).copied();
         // A number followed by dots, space or the end is a move number;
         // anything else (`0-0`, `1e4x`) is a word for the replay to judge.
-        if after.is_none_or(|b| matches!(b, b'.' | b' ' | b'\t' | b'\r' | b'\n')) {
-            let number = std::str::from_utf8(&rest[..digits])
-                .ok()
-                .and_then(|s| s.parse().ok())
-                .unwrap_or(u32::MAX);
+        if digits > 0 && after.is_none_or(|b| matches!(b, b'.' | b' ' | b'\t' | b'\r' | b'\n')) {
+            let number = rest[..digits]
+                .iter()
+                .fold(0u32, |n, &d| n.saturating_mul(10).saturating_add(u32::from(d - b'0')));
             let dots = rest[digits..].iter().take_while(|&&b| b == b'.').count();
             self.advance(digits + dots);
             return Token::MoveNumber(number);
         }
-        let len = self.word_len();
-        let word = &rest[..len];
-        self.advance(len);
-        Token::Word(word)
+        self.lex_word()
     }
 
     fn lex_word(&mut self) -> Token<'a> {
