@@ -16,6 +16,7 @@ use shakmaty::{
 use super::{
     lexer::{Located, Token},
     notation::{self, Written},
+    resolve::Resolve,
     rules::{RuleFindings, RuleTracker},
 };
 use crate::{
@@ -111,7 +112,7 @@ struct Replay<'r, 'a, P> {
 }
 
 /// Replays `tokens` from `start`; `variant` enables the variant-end check.
-pub fn replay<'a, P: Position + Clone>(
+pub fn replay<'a, P: Resolve>(
     start: P,
     tokens: impl Iterator<Item = Located<'a>>,
     rules: &mut RuleTracker,
@@ -144,7 +145,7 @@ pub fn replay<'a, P: Position + Clone>(
     replay.finish(options.final_fen)
 }
 
-impl<'a, P: Position + Clone> Replay<'_, 'a, P> {
+impl<'a, P: Resolve> Replay<'_, 'a, P> {
     fn in_variation(&self) -> bool {
         !self.frames.is_empty() || self.skipped_depth > 0
     }

@@ -10,6 +10,7 @@
 pub mod game;
 pub mod lexer;
 pub mod notation;
+pub mod resolve;
 pub mod rules;
 pub mod tags;
 

@@ -13,6 +13,7 @@ use shakmaty::{
     uci::UciMove,
 };
 
+use super::resolve::Resolve;
 use crate::record::ErrorKind;
 
 /// What a word says, before looking at the position.
@@ -99,8 +100,8 @@ pub struct Resolved {
 }
 
 /// Finds the legal move `san` denotes in `pos`.
-pub fn resolve<P: Position>(pos: &P, san: San, written: &[u8]) -> Result<Resolved, ErrorKind> {
-    match san.to_move(pos) {
+pub fn resolve<P: Resolve>(pos: &P, san: San, written: &[u8]) -> Result<Resolved, ErrorKind> {
+    match pos.san_to_move(san) {
         Ok(m) => Ok(Resolved { m, nonstandard: overspecified(pos, san, m, written) }),
         Err(SanError::AmbiguousSan) => Err(ErrorKind::AmbiguousMove),
         Err(SanError::IllegalSan) => resolve_lenient(pos, san, written),
@@ -122,7 +123,7 @@ fn is_uci_shaped(word: &[u8]) -> bool {
 /// The second chance for a SAN shakmaty rejects: a missing promotion piece
 /// is its own error; a UCI move of a piece (`g1f3`, which SAN syntax reads
 /// as a pawn move) and a wrong capture mark still denote a unique move.
-fn resolve_lenient<P: Position>(pos: &P, san: San, written: &[u8]) -> Result<Resolved, ErrorKind> {
+fn resolve_lenient<P: Resolve>(pos: &P, san: San, written: &[u8]) -> Result<Resolved, ErrorKind> {
     if is_uci_shaped(written)
         && let Ok(m) = UciMove::from_ascii(written)
             .map_err(drop)
@@ -143,7 +144,7 @@ fn resolve_lenient<P: Position>(pos: &P, san: San, written: &[u8]) -> Result<Res
         }
     }
     let toggled = San::Normal { role, file, rank, capture: !capture, to, promotion };
-    match toggled.to_move(pos) {
+    match pos.san_to_move(toggled) {
         Ok(m) => Ok(Resolved {
             m,
             nonstandard: Some(if capture {
