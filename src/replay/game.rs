@@ -8,7 +8,7 @@
 //! result marker and structural problems are seen.
 
 use shakmaty::{
-    ByColor, Color, EnPassantMode, Position,
+    ByColor, Color, EnPassantMode,
     fen::Fen,
     san::{San, Suffix},
 };
