@@ -19,7 +19,7 @@ use memchr::memchr_iter;
 use memmap2::Mmap;
 use pgn_reader::{Reader, Visitor};
 
-use crate::input::Input;
+use crate::input::{Input, ReadObserver};
 
 /// The bytes of a chunk: a window of a mapped file, or owned bytes read
 /// from a stream.
@@ -39,6 +39,14 @@ pub struct Chunk {
     /// 1-based line of the chunk's first byte.
     pub first_line: u64,
     data: ChunkData,
+}
+
+impl Drop for Chunk {
+    fn drop(&mut self) {
+        if let ChunkData::Mapped { map, range } = &self.data {
+            crate::input::mmap::release(map, range.clone());
+        }
+    }
 }
 
 impl Chunk {
@@ -101,6 +109,7 @@ pub struct Chunker {
     target: usize,
     offset: u64,
     line: u64,
+    observer: ReadObserver,
 }
 
 enum Source {
@@ -109,13 +118,15 @@ enum Source {
 }
 
 impl Chunker {
-    /// Chunks `input` (named `file`) into chunks of about `target` bytes.
-    pub fn new(file: Arc<str>, input: Input, target: usize) -> Self {
+    /// Chunks `input` (named `file`) into chunks of about `target` bytes;
+    /// the bytes of a mapped input are reported to `observer` chunk by
+    /// chunk (a stream reports its own).
+    pub fn new(file: Arc<str>, input: Input, target: usize, observer: ReadObserver) -> Self {
         let source = match input {
             Input::Mapped(map) => Source::Mapped(Arc::new(map)),
             Input::Stream(rdr) => Source::Stream { rdr, buffer: Vec::new(), eof: false },
         };
-        Chunker { file, source, target: target.max(1), offset: 0, line: 1 }
+        Chunker { file, source, target: target.max(1), offset: 0, line: 1, observer }
     }
 
     /// The next chunk, `None` at the end of the input, or a read error.
@@ -127,6 +138,7 @@ impl Chunker {
                     return Ok(None);
                 }
                 let len = find_cut(&map[start..], self.target, true).unwrap_or_default();
+                (self.observer)(len as u64);
                 ChunkData::Mapped { map: map.clone(), range: start..start + len }
             }
             Source::Stream { rdr, buffer, eof } => {
@@ -201,6 +213,7 @@ mod tests {
                 "t".into(),
                 Input::Stream(Box::new(Cursor::new(GAMES.to_vec()))),
                 target,
+                Arc::new(drop),
             );
             let mut joined = Vec::new();
             while let Some(chunk) = chunker.next_chunk().unwrap() {

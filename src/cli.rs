@@ -27,9 +27,13 @@ pub enum Command {
 /// Inputs and how to read them (shared by every subcommand).
 #[derive(Debug, Args)]
 pub struct InputArgs {
-    /// PGN files (plain, .zst, .gz or .bz2); `-` reads standard input.
+    /// PGN files (plain, .zst, .gz or .bz2); `-` reads standard input; a
+    /// directory stands for the PGN files in it.
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<String>,
+    /// Also read the PGN files in subdirectories of directory arguments.
+    #[arg(long, short = 'r')]
+    pub recursive: bool,
     /// Also validate moves inside variations, each from where it branches.
     #[arg(long)]
     pub variations: bool,

@@ -23,6 +23,7 @@ pub mod exit;
 pub mod input;
 pub mod options;
 pub mod pipeline;
+pub mod progress;
 pub mod record;
 pub mod replay;
 pub mod sink;

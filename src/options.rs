@@ -19,8 +19,6 @@ pub struct PipelineOptions {
     pub jobs: usize,
     /// Target size of a chunk in bytes (chunks end at game boundaries).
     pub chunk_size: usize,
-    /// Show a progress bar on a terminal.
-    pub progress: bool,
 }
 
 /// Default chunk size: large enough to amortise scheduling, small enough

@@ -22,6 +22,7 @@ use crate::{
     chunk::{Chunk, Chunker},
     input::{self, InputError},
     options::{PipelineOptions, ReplayOptions},
+    progress::Progress,
     record::GameRecord,
     replay::Replayer,
     sink::{Sink, Summary},
@@ -54,6 +55,7 @@ pub fn run(
     paths: &[String],
     replay: ReplayOptions,
     options: PipelineOptions,
+    progress: &Progress,
     sink: &mut dyn Sink,
 ) -> io::Result<Summary> {
     let jobs = options.jobs.max(1);
@@ -70,8 +72,10 @@ pub fn run(
     }
     std::thread::scope(|scope| {
         let chunk_size = options.chunk_size;
+        let reading = progress.clone();
+        let observer: input::ReadObserver = Arc::new(move |bytes| reading.read(bytes));
         // The chunker owns its ends: when it stops, the workers' input closes.
-        scope.spawn(move || produce(paths, chunk_size, work_tx, permit_rx));
+        scope.spawn(move || produce(paths, chunk_size, &observer, work_tx, permit_rx));
         scope.spawn(|| {
             pool.install(|| {
                 work_rx.into_iter().par_bridge().for_each_init(
@@ -92,7 +96,8 @@ pub fn run(
             });
             drop(done_tx);
         });
-        let result = deliver(done_rx, &permit_tx, sink);
+        let result = deliver(done_rx, &permit_tx, progress, sink);
+        progress.finish();
         // On a sink error, stop the chunker: it waits for permits, and the
         // closed channel now refuses them.
         drop(permit_tx);
@@ -104,6 +109,7 @@ pub fn run(
 fn produce(
     paths: &[String],
     chunk_size: usize,
+    observer: &input::ReadObserver,
     work: SyncSender<(u64, Work)>,
     permits: Receiver<()>,
 ) {
@@ -117,7 +123,7 @@ fn produce(
         sent
     };
     for path in paths {
-        let input = match input::open(path) {
+        let input = match input::open(path, observer.clone()) {
             Ok(input) => input,
             Err(error) => {
                 if !send(Work::Failed(error)) {
@@ -126,7 +132,8 @@ fn produce(
                 continue;
             }
         };
-        let mut chunker = Chunker::new(Arc::from(path.as_str()), input, chunk_size);
+        let mut chunker =
+            Chunker::new(Arc::from(path.as_str()), input, chunk_size, observer.clone());
         let last = loop {
             match chunker.next_chunk() {
                 Ok(Some(chunk)) => {
@@ -148,6 +155,7 @@ fn produce(
 fn deliver(
     done: Receiver<(u64, Outcome)>,
     permits: &SyncSender<()>,
+    progress: &Progress,
     sink: &mut dyn Sink,
 ) -> io::Result<Summary> {
     let mut summary = Summary::default();
@@ -168,11 +176,12 @@ fn deliver(
                         summary.add(&record);
                         sink.record(&record)?;
                     }
+                    progress.games(summary.games);
                 }
                 Outcome::Failed(error) => {
                     index = 0;
                     summary.input_errors += 1;
-                    sink.input_error(&error)?;
+                    progress.suspend(|| sink.input_error(&error))?;
                 }
                 Outcome::Done => {
                     index = 0;

@@ -1,7 +1,5 @@
 //! `arbiter games`: one record per game, as CSV or JSON Lines.
 
-use std::io::{self, BufWriter};
-
 use crate::{
     cli::{GamesArgs, GamesFormat},
     exit::ExitStatus,
@@ -11,12 +9,13 @@ use crate::{
 
 /// Runs `games`.
 pub fn run(args: GamesArgs) -> anyhow::Result<ExitStatus> {
-    let (replay, options) = super::resolve(&args.input, true);
-    let stdout = BufWriter::new(io::stdout().lock());
+    let run = super::resolve(&args.input, true);
+    let stdout = run.progress.writer();
     let mut sink: Box<dyn Sink> = match args.format {
         GamesFormat::Csv => Box::new(CsvSink::new(stdout)?),
         GamesFormat::Jsonl => Box::new(JsonlSink::new(stdout, Selection::All)),
     };
-    let summary = pipeline::run(&args.input.files, replay, options, sink.as_mut())?;
+    let summary =
+        pipeline::run(&run.files, run.replay, run.pipeline, &run.progress, sink.as_mut())?;
     Ok(if summary.input_errors > 0 { ExitStatus::Error } else { ExitStatus::Clean })
 }

@@ -7,7 +7,9 @@ mod validate;
 use crate::{
     cli::{Command, InputArgs},
     exit::ExitStatus,
+    input,
     options::{DEFAULT_CHUNK_SIZE, PipelineOptions, ReplayOptions},
+    progress::Progress,
 };
 
 /// Runs a parsed command line.
@@ -18,11 +20,21 @@ pub fn run(command: Command) -> anyhow::Result<ExitStatus> {
     }
 }
 
+/// What every command resolves from its input arguments.
+struct Resolved {
+    files: Vec<String>,
+    replay: ReplayOptions,
+    pipeline: PipelineOptions,
+    progress: Progress,
+}
+
 /// Resolves the options every command shares.
-fn resolve(input: &InputArgs, final_fen: bool) -> (ReplayOptions, PipelineOptions) {
+fn resolve(input: &InputArgs, final_fen: bool) -> Resolved {
+    let files = input::expand(&input.files, input.recursive);
     let replay = ReplayOptions { variations: input.variations, final_fen };
     let jobs = input.jobs.map_or_else(rayon::current_num_threads, usize::from);
     let chunk_size =
         input.chunk_size.map_or(DEFAULT_CHUNK_SIZE, |size| size.try_into().unwrap_or(usize::MAX));
-    (replay, PipelineOptions { jobs, chunk_size, progress: !input.quiet })
+    let progress = Progress::new(!input.quiet, input::total_size(&files));
+    Resolved { files, replay, pipeline: PipelineOptions { jobs, chunk_size }, progress }
 }

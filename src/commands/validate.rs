@@ -1,7 +1,7 @@
 //! `arbiter validate`: diagnostics for the games with findings, a summary,
 //! and an exit status that says whether any game has an error.
 
-use std::io::{self, BufWriter};
+use std::io;
 
 use crate::{
     cli::{ValidateArgs, ValidateFormat},
@@ -13,15 +13,16 @@ use crate::{
 /// Runs `validate`.
 pub fn run(args: ValidateArgs) -> anyhow::Result<ExitStatus> {
     let jsonl = args.format == ValidateFormat::Jsonl;
-    let (replay, options) = super::resolve(&args.input, jsonl);
-    let stdout = BufWriter::new(io::stdout().lock());
+    let run = super::resolve(&args.input, jsonl);
+    let stdout = run.progress.writer();
     let mut sink: Box<dyn Sink> = if jsonl {
         let selection = if args.errors_only { Selection::Errors } else { Selection::Findings };
         Box::new(JsonlSink::new(stdout, selection))
     } else {
         Box::new(DiagnosticsSink::new(stdout, args.errors_only))
     };
-    let summary = pipeline::run(&args.input.files, replay, options, sink.as_mut())?;
+    let summary =
+        pipeline::run(&run.files, run.replay, run.pipeline, &run.progress, sink.as_mut())?;
     drop(sink);
     // The summary goes with the diagnostics, or to stderr beside JSON Lines.
     if jsonl {

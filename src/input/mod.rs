@@ -6,12 +6,13 @@
 //! PGN: it hands out bytes.
 
 mod decompress;
-mod mmap;
+pub mod mmap;
 
 use std::{
-    fs::File,
+    fs::{self, File},
     io::{self, BufRead, BufReader, Read},
-    path::Path,
+    path::{Path, PathBuf},
+    sync::Arc,
 };
 
 use memmap2::Mmap;
@@ -44,11 +45,76 @@ pub struct InputError {
     pub source: io::Error,
 }
 
-/// Opens `path`; `-` is standard input.
-pub fn open(path: &str) -> Result<Input, InputError> {
+/// Told how many bytes of an input were read (compressed bytes for
+/// compressed input), for the progress bar.
+pub type ReadObserver = Arc<dyn Fn(u64) + Send + Sync>;
+
+/// Counts the bytes read through it.
+struct Observed<R> {
+    inner: R,
+    observer: ReadObserver,
+}
+
+impl<R: Read> Read for Observed<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        (self.observer)(n as u64);
+        Ok(n)
+    }
+}
+
+/// The files the command-line arguments name: a directory stands for the
+/// PGN files in it (`.pgn`, optionally `.zst`/`.gz`/`.bz2`), in name order,
+/// and with `recursive` for those in its subdirectories too. Anything that
+/// cannot be listed is kept as it is, so that opening it reports why.
+pub fn expand(args: &[String], recursive: bool) -> Vec<String> {
+    let mut files = Vec::new();
+    for arg in args {
+        let path = Path::new(arg);
+        if arg != "-" && path.is_dir() {
+            walk(path, recursive, &mut files);
+        } else {
+            files.push(arg.clone());
+        }
+    }
+    files
+}
+
+fn walk(dir: &Path, recursive: bool, files: &mut Vec<String>) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        files.push(dir.to_string_lossy().into_owned());
+        return;
+    };
+    let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    paths.sort();
+    for path in paths {
+        if path.is_dir() {
+            if recursive {
+                walk(&path, recursive, files);
+            }
+        } else if is_pgn_name(&path) {
+            files.push(path.to_string_lossy().into_owned());
+        }
+    }
+}
+
+fn is_pgn_name(path: &Path) -> bool {
+    let name =
+        path.file_name().map(|n| n.to_string_lossy().to_ascii_lowercase()).unwrap_or_default();
+    [".pgn", ".pgn.zst", ".pgn.gz", ".pgn.bz2"].iter().any(|ext| name.ends_with(ext))
+}
+
+/// The total size in bytes of `paths`, when every one is a regular file.
+pub fn total_size(paths: &[String]) -> Option<u64> {
+    paths.iter().map(|p| fs::metadata(p).ok().filter(|m| m.is_file()).map(|m| m.len())).sum()
+}
+
+/// Opens `path`; `-` is standard input. Streamed bytes are reported to
+/// `observer` as they are read (mapped files are reported by the chunker).
+pub fn open(path: &str, observer: ReadObserver) -> Result<Input, InputError> {
     let wrap = |source| InputError { path: path.to_owned(), source };
     if path == "-" {
-        return stream(Box::new(io::stdin()), None).map_err(wrap);
+        return stream(Box::new(Observed { inner: io::stdin(), observer }), None).map_err(wrap);
     }
     let file = File::open(path).map_err(wrap)?;
     let metadata = file.metadata().map_err(wrap)?;
@@ -61,7 +127,7 @@ pub fn open(path: &str) -> Result<Input, InputError> {
     {
         return Ok(Input::Mapped(map));
     }
-    stream(Box::new(file), Some(Path::new(path))).map_err(wrap)
+    stream(Box::new(Observed { inner: file, observer }), Some(Path::new(path))).map_err(wrap)
 }
 
 /// Streams `rdr`, decompressing it when its first bytes (or its name) say so.

@@ -204,13 +204,24 @@ fn exit_code_is_2_for_usage_errors() {
 }
 
 #[test]
-fn exit_code_is_2_when_an_input_is_a_directory() {
+fn a_directory_stands_for_the_pgn_files_in_it() {
     let dir = tempfile::tempdir().expect("temp dir");
+    let sub = dir.path().join("sub");
+    fs::create_dir(&sub).expect("subdirectory");
+    fs::copy(fixture("rules/checkmate.pgn"), dir.path().join("b.pgn")).expect("copy");
+    fs::copy(fixture("rules/stalemate.pgn"), dir.path().join("a.pgn")).expect("copy");
+    fs::copy(fixture("rules/checkmate.pgn"), sub.join("c.pgn")).expect("copy");
+    fs::write(dir.path().join("notes.txt"), "not a PGN file").expect("write");
     let dir_path = dir.path().to_str().expect("UTF-8 temp path").to_owned();
-    let path = fixture("rules/checkmate.pgn");
-    let run = run(&["validate", &dir_path, &path]);
-    assert_eq!(run.code, Some(2));
-    assert!(run.stdout.contains("4 games"), "{}", run.stdout);
+
+    let flat = records(&["games", "--format", "jsonl", &dir_path]);
+    let files: Vec<&str> = flat.iter().map(|r| r["file"].as_str().unwrap_or_default()).collect();
+    assert!(files.iter().all(|f| f.ends_with("a.pgn") || f.ends_with("b.pgn")), "{files:?}");
+    assert!(files.first().is_some_and(|f| f.ends_with("a.pgn")), "name order: {files:?}");
+
+    let deep = records(&["games", "--format", "jsonl", "--recursive", &dir_path]);
+    assert_eq!(deep.len(), flat.len() + 4, "the subdirectory's 4 games are added");
+    assert!(deep.last().and_then(|r| r["file"].as_str()).is_some_and(|f| f.ends_with("c.pgn")));
 }
 
 // ------------------------------------------------------------------- stdin
