@@ -6,8 +6,10 @@
 //! `bad_input`: broken files (fixtures/bad-input); each ends with a good
 //! game that must be read normally.
 //! `validate`: the diagnostics, summary and exit codes of `arbiter validate`.
+//! `paths`: every way of reading input gives the same records.
 
 mod bad_input;
+mod paths;
 mod rules;
 mod util;
 mod validate;

@@ -366,30 +366,3 @@ fn records_follow_file_order_with_per_file_indices() {
     }
     assert_eq!(got, want);
 }
-
-#[test]
-fn records_do_not_depend_on_chunk_size_or_threads() {
-    let mut paths = Vec::new();
-    for dir in ["rules", "bad-input"] {
-        let full = format!("{}/fixtures/{dir}", env!("CARGO_MANIFEST_DIR"));
-        let mut names: Vec<String> = fs::read_dir(&full)
-            .expect("fixture dir")
-            .map(|e| e.expect("dir entry").file_name().to_string_lossy().into_owned())
-            .filter(|n| n.ends_with(".pgn"))
-            .collect();
-        names.sort();
-        paths.extend(names.into_iter().map(|n| format!("{full}/{n}")));
-    }
-    let mut base: Vec<&str> = vec!["games", "--format", "jsonl", "-j", "1"];
-    base.extend(paths.iter().map(String::as_str));
-    let reference = run(&base);
-    assert_eq!(reference.code, Some(0), "{}", reference.stderr);
-    for chunk in ["1", "100", "4096"] {
-        let mut args: Vec<&str> =
-            vec!["games", "--format", "jsonl", "-j", "4", "--chunk-size", chunk];
-        args.extend(paths.iter().map(String::as_str));
-        let chunked = run(&args);
-        assert_eq!(chunked.code, Some(0), "{}", chunked.stderr);
-        assert!(chunked.stdout == reference.stdout, "records differ with --chunk-size {chunk}");
-    }
-}

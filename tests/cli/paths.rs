@@ -1,0 +1,111 @@
+//! Every way in gives the same records: each fixture read as a mapped
+//! file, from standard input, compressed with zstd, gzip and bzip2, on one
+//! thread and on four, and cut into chunks as small as one byte (so chunk
+//! boundaries fall inside every game). Only the `file` field may differ.
+
+use std::{fs, io::Write, path::Path};
+
+use serde_json::Value;
+
+use crate::util::{fixture, parse_jsonl, run, run_with_stdin};
+
+/// Every `.pgn` fixture, in name order.
+fn fixtures() -> Vec<String> {
+    let mut paths = vec![fixture("sample.pgn")];
+    for dir in ["rules", "bad-input"] {
+        let full = fixture(dir);
+        let mut names: Vec<String> = fs::read_dir(&full)
+            .expect("fixture dir")
+            .map(|e| e.expect("dir entry").file_name().to_string_lossy().into_owned())
+            .filter(|n| n.ends_with(".pgn"))
+            .collect();
+        names.sort();
+        paths.extend(names.into_iter().map(|n| format!("{full}/{n}")));
+    }
+    paths
+}
+
+/// The records of `args` with the `file` field removed.
+fn records_without_file(args: &[&str], stdin: Option<&[u8]>) -> Vec<Value> {
+    let run = match stdin {
+        Some(bytes) => run_with_stdin(args, bytes),
+        None => run(args),
+    };
+    assert_eq!(run.code, Some(0), "{args:?}: {}", run.stderr);
+    let mut records = parse_jsonl(&run.stdout);
+    for record in &mut records {
+        record.as_object_mut().expect("record object").remove("file");
+    }
+    records
+}
+
+fn compress(bytes: &[u8], format: &str) -> Vec<u8> {
+    match format {
+        "zst" => zstd::encode_all(bytes, 3).expect("zstd"),
+        "gz" => {
+            let mut encoder =
+                flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+            encoder.write_all(bytes).expect("gzip");
+            encoder.finish().expect("gzip")
+        }
+        "bz2" => {
+            let mut encoder =
+                bzip2::write::BzEncoder::new(Vec::new(), bzip2::Compression::default());
+            encoder.write_all(bytes).expect("bzip2");
+            encoder.finish().expect("bzip2")
+        }
+        other => panic!("unknown format {other}"),
+    }
+}
+
+#[test]
+fn every_input_path_gives_the_same_records() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    for path in fixtures() {
+        let bytes = fs::read(&path).expect("fixture");
+        let reference =
+            records_without_file(&["games", "--format", "jsonl", "-j", "1", &path], None);
+        let name = Path::new(&path).file_name().expect("name").to_string_lossy().into_owned();
+
+        let from_stdin = records_without_file(&["games", "--format", "jsonl", "-"], Some(&bytes));
+        assert_eq!(from_stdin, reference, "{name} from standard input");
+
+        for format in ["zst", "gz", "bz2"] {
+            let compressed = dir.path().join(format!("{name}.{format}"));
+            fs::write(&compressed, compress(&bytes, format)).expect("write");
+            let compressed = compressed.to_string_lossy().into_owned();
+            let got = records_without_file(&["games", "--format", "jsonl", &compressed], None);
+            assert_eq!(got, reference, "{name}.{format}");
+            let piped = compress(&bytes, format);
+            let got = records_without_file(
+                &["games", "--format", "jsonl", "--chunk-size", "5", "-"],
+                Some(&piped),
+            );
+            assert_eq!(got, reference, "{name}.{format} on standard input in 5-byte chunks");
+        }
+
+        for chunk in ["1", "7", "100", "4096"] {
+            let got = records_without_file(
+                &["games", "--format", "jsonl", "-j", "4", "--chunk-size", chunk, &path],
+                None,
+            );
+            assert_eq!(got, reference, "{name} with --chunk-size {chunk} -j 4");
+        }
+    }
+}
+
+#[test]
+fn diagnostics_do_not_depend_on_threads_or_chunks() {
+    let paths = fixtures();
+    let mut one: Vec<&str> = vec!["validate", "-j", "1"];
+    one.extend(paths.iter().map(String::as_str));
+    let mut many: Vec<&str> = vec!["validate", "-j", "4", "--chunk-size", "3"];
+    many.extend(paths.iter().map(String::as_str));
+    let (one, many) = (run(&one), run(&many));
+    assert_eq!(one.code, many.code);
+    assert!(
+        one.stdout == many.stdout,
+        "validate output differs between -j 1 and -j 4 --chunk-size 3"
+    );
+    assert!(one.stdout.contains(" games in "), "{}", one.stdout);
+}
