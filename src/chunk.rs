@@ -102,6 +102,10 @@ pub fn find_cut(bytes: &[u8], target: usize, eof: bool) -> Option<usize> {
     eof.then_some(bytes.len())
 }
 
+/// The most bytes of one game a streamed input holds in memory (a mapped
+/// file needs no such limit: its pages are the file's).
+pub const MAX_STREAMED_GAME: usize = 16 << 20;
+
 /// Produces the chunks of one input in order.
 pub struct Chunker {
     file: Arc<str>,
@@ -148,8 +152,14 @@ impl Chunker {
                     if let Some(cut) = find_cut(buffer, self.target, *eof) {
                         break cut;
                     }
+                    if buffer.len() >= MAX_STREAMED_GAME {
+                        // A "game" this long is broken input (a comment
+                        // never closed, no line breaks): cut it rather
+                        // than hold it all; its pieces get reported.
+                        break buffer.len();
+                    }
                     // One game longer than the buffer: read more of it.
-                    want = buffer.len().saturating_mul(2).max(self.target);
+                    want = buffer.len().saturating_mul(2).clamp(self.target, MAX_STREAMED_GAME);
                 };
                 if len == 0 {
                     return Ok(None);
@@ -204,6 +214,18 @@ mod tests {
         assert_eq!(cuts(1 << 20), vec![0]);
         assert_eq!(find_cut(GAMES, 1, false), Some(starts[1]));
         assert_eq!(find_cut(&GAMES[..starts[1] - 1], 1, false), None);
+    }
+
+    #[test]
+    fn a_stream_without_game_boundaries_is_cut_at_the_limit() {
+        let endless = std::io::repeat(b'x').take(MAX_STREAMED_GAME as u64 * 2 + 10);
+        let mut chunker =
+            Chunker::new("t".into(), Input::Stream(Box::new(endless)), 1 << 20, Arc::new(drop));
+        let mut sizes = Vec::new();
+        while let Some(chunk) = chunker.next_chunk().unwrap() {
+            sizes.push(chunk.bytes().len());
+        }
+        assert_eq!(sizes, vec![MAX_STREAMED_GAME, MAX_STREAMED_GAME, 10]);
     }
 
     #[test]
