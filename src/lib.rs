@@ -21,6 +21,7 @@ pub mod cli;
 pub mod commands;
 pub mod exit;
 pub mod input;
+pub mod openings;
 pub mod options;
 pub mod pipeline;
 pub mod progress;

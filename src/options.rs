@@ -10,6 +10,11 @@ pub struct ReplayOptions {
     pub variations: bool,
     /// Compute the FEN of each game's last position (costs ~1 µs a game).
     pub final_fen: bool,
+    /// Keep every tag of each game, in order, in `GameRecord::tags`.
+    pub keep_tags: bool,
+    /// Classify each game from the standard position by the embedded
+    /// opening book (`GameRecord::opening`).
+    pub classify_openings: bool,
 }
 
 /// How input is read and spread over threads.

@@ -67,6 +67,23 @@ pub struct GameRecord {
     pub warnings: Vec<Warning>,
     /// FEN of the last position legally reached (empty when not requested).
     pub final_fen: String,
+    /// Every tag, in file order, decoded (only with `keep_tags`).
+    #[serde(skip)]
+    pub tags: Vec<(String, String)>,
+    /// The deepest book opening the game passed through (only with
+    /// `classify_openings`, and only for games from the standard position).
+    #[serde(skip)]
+    pub opening: Option<crate::openings::OpeningId>,
+    /// A hash of the mainline moves legally played: equal move sequences
+    /// have equal hashes.
+    #[serde(skip)]
+    pub moves_hash: u64,
+    /// Byte offset of the game in its (uncompressed) input.
+    #[serde(skip)]
+    pub offset: u64,
+    /// Length of the game in bytes, up to the next game.
+    #[serde(skip)]
+    pub length: u64,
 }
 
 /// The first well-formedness or legality problem in a game.

@@ -31,7 +31,8 @@ struct Resolved {
 /// Resolves the options every command shares.
 fn resolve(input: &InputArgs, final_fen: bool) -> Resolved {
     let files = input::expand(&input.files, input.recursive);
-    let replay = ReplayOptions { variations: input.variations, final_fen };
+    let replay =
+        ReplayOptions { variations: input.variations, final_fen, ..ReplayOptions::default() };
     let jobs = input.jobs.map_or_else(rayon::current_num_threads, usize::from);
     let chunk_size =
         input.chunk_size.map_or(DEFAULT_CHUNK_SIZE, |size| size.try_into().unwrap_or(usize::MAX));

@@ -8,7 +8,7 @@
 //! result marker and structural problems are seen.
 
 use shakmaty::{
-    ByColor, Color, EnPassantMode,
+    ByColor, Color, EnPassantMode, Move,
     fen::Fen,
     san::{San, Suffix},
 };
@@ -20,6 +20,7 @@ use super::{
     rules::{RuleFindings, RuleTracker},
 };
 use crate::{
+    openings::{OpeningBook, OpeningId},
     options::ReplayOptions,
     record::{ErrorKind, GameError, Termination, Warning, WarningKind},
 };
@@ -41,6 +42,10 @@ pub struct MovetextFacts {
     pub has_moves: bool,
     /// Per side, whether it lacks mating material in the last position.
     pub cannot_mate: ByColor<bool>,
+    /// The deepest book opening passed through.
+    pub opening: Option<OpeningId>,
+    /// A hash of the mainline moves played.
+    pub moves_hash: u64,
 }
 
 impl MovetextFacts {
@@ -101,6 +106,7 @@ struct Replay<'r, 'a, P> {
     skipped_line: u64,
     variations: bool,
     rules: &'r mut RuleTracker,
+    book: Option<&'static OpeningBook>,
     warnings: &'r mut Vec<Warning>,
     facts: MovetextFacts,
     suffixes: Repeated,
@@ -111,15 +117,25 @@ struct Replay<'r, 'a, P> {
     last_move: Option<(&'a [u8], Option<Suffix>, u64)>,
 }
 
-/// Replays `tokens` from `start`; `variant` enables the variant-end check.
+/// How a movetext is replayed, besides the options.
+pub struct Context<'r> {
+    /// Tracks the Laws; reused across games.
+    pub rules: &'r mut RuleTracker,
+    /// Whether the position is a variant's (enables its end check).
+    pub variant: bool,
+    /// The opening book to classify by, for games from the standard position.
+    pub book: Option<&'static OpeningBook>,
+}
+
+/// Replays `tokens` from `start`.
 pub fn replay<'a, P: Resolve>(
     start: P,
     tokens: impl Iterator<Item = Located<'a>>,
-    rules: &mut RuleTracker,
+    context: Context<'_>,
     options: &ReplayOptions,
-    variant: bool,
     warnings: &mut Vec<Warning>,
 ) -> MovetextFacts {
+    let Context { rules, variant, book } = context;
     rules.start(&start, variant);
     let mut replay = Replay {
         pos: start,
@@ -131,6 +147,7 @@ pub fn replay<'a, P: Resolve>(
         skipped_line: 0,
         variations: options.variations,
         rules,
+        book,
         warnings,
         facts: MovetextFacts::default(),
         suffixes: Repeated::default(),
@@ -269,6 +286,12 @@ impl<'a, P: Resolve> Replay<'_, 'a, P> {
         self.ply += 1;
         self.facts.plies = self.ply;
         self.rules.after_move(&self.pos, self.ply, resolved.m, incremental);
+        self.facts.moves_hash = mix(self.facts.moves_hash, resolved.m);
+        if let Some(book) = self.book.filter(|book| self.ply <= book.max_ply())
+            && let Some(opening) = book.lookup(self.rules.hash())
+        {
+            self.facts.opening = Some(opening);
+        }
         let gives_check = self.pos.is_check();
         if !notation::check_suffix_ok(san_plus.suffix, gives_check) {
             self.suffixes.note(
@@ -357,6 +380,17 @@ impl<'a, P: Resolve> Replay<'_, 'a, P> {
         }
         self.facts
     }
+}
+
+/// Folds a move into a running hash of the move sequence (FNV-1a over the
+/// move's squares and promotion).
+fn mix(hash: u64, m: Move) -> u64 {
+    let from = m.from().map_or(64, |sq| sq as u64);
+    let to = m.to() as u64;
+    let promotion = m.promotion().map_or(0, |role| role as u64);
+    [from, to, promotion]
+        .iter()
+        .fold(hash ^ 0xcbf2_9ce4_8422_2325, |h, &b| (h ^ b).wrapping_mul(0x100_0000_01b3))
 }
 
 fn text(word: &[u8]) -> String {

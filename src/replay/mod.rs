@@ -26,6 +26,7 @@ use shakmaty::{
 
 use crate::{
     chunk::Chunk,
+    openings::OpeningBook,
     options::ReplayOptions,
     record::{ErrorKind, GameError, GameRecord, Warning, WarningKind},
 };
@@ -54,7 +55,9 @@ struct GameSpan {
 impl Replayer {
     /// A replayer with the given options.
     pub fn new(options: ReplayOptions) -> Self {
-        Replayer { options, collector: TagCollector::default(), rules: RuleTracker::default() }
+        let mut collector = TagCollector::default();
+        collector.keep_all = options.keep_tags;
+        Replayer { options, collector, rules: RuleTracker::default() }
     }
 
     /// Replays every game of `chunk`, appending one record per game (each
@@ -117,13 +120,25 @@ impl Replayer {
         let movetext_line = span.line + count_lines(tag_bytes);
         let mut lexer = Lexer::new(&bytes[span.movetext..span.end], movetext_line);
         let (variant, setup) = start_position(tags, tag_bytes, &mut warnings, span.line);
+        // Openings are classified for games from the standard position.
+        let standard_start = tags.fen.is_none() && variant == "chess";
+        let book = (self.options.classify_openings && standard_start).then(OpeningBook::standard);
+        let rules = &mut self.rules;
         let facts = match setup {
-            Setup::Chess(pos) => {
-                game::replay(pos, &mut lexer, &mut self.rules, &self.options, false, &mut warnings)
-            }
-            Setup::Variant(pos) => {
-                game::replay(pos, &mut lexer, &mut self.rules, &self.options, true, &mut warnings)
-            }
+            Setup::Chess(pos) => game::replay(
+                pos,
+                &mut lexer,
+                game::Context { rules, variant: false, book },
+                &self.options,
+                &mut warnings,
+            ),
+            Setup::Variant(pos) => game::replay(
+                pos,
+                &mut lexer,
+                game::Context { rules, variant: true, book: None },
+                &self.options,
+                &mut warnings,
+            ),
             Setup::Unsupported => MovetextFacts {
                 has_moves: lexer.any(|t| matches!(t.token, lexer::Token::Word(_))),
                 ..MovetextFacts::default()
@@ -202,6 +217,11 @@ impl Replayer {
             result_consistent: result_consistent(&findings, recorded),
             warnings,
             final_fen: facts.final_fen,
+            tags: std::mem::take(&mut tags.all),
+            opening: facts.opening,
+            moves_hash: facts.moves_hash,
+            offset: chunk.offset + span.start as u64,
+            length: (span.end - span.start) as u64,
         }
     }
 }

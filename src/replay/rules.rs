@@ -124,6 +124,11 @@ impl RuleTracker {
             .map(|z| z.0)
     }
 
+    /// Hash of the current position (see [`position_hash`]).
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
     /// Records the position `after` reached at `ply` by move `m`.
     pub fn after_move<P: Position>(
         &mut self,

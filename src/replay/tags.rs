@@ -32,6 +32,8 @@ pub struct TagSet {
     pub count: usize,
     /// How many tag lines pgn-reader could not read (no closing quote).
     pub unreadable: usize,
+    /// Every tag in order, when the collector keeps them all.
+    pub all: Vec<(String, String)>,
 }
 
 impl TagSet {
@@ -69,6 +71,8 @@ fn split_tag_line(text: &[u8]) -> Option<(&[u8], &[u8])> {
 pub struct TagCollector {
     /// The tags collected so far for the current game.
     pub tags: TagSet,
+    /// Whether to keep every tag in `TagSet::all`.
+    pub keep_all: bool,
     /// Fingerprints of the tag names seen in this game (no allocation per
     /// tag; a 64-bit collision would only add a false duplicate warning).
     seen: Vec<u64>,
@@ -83,6 +87,7 @@ impl TagCollector {
         self.tags.duplicates.clear();
         self.tags.count = 0;
         self.tags.unreadable = 0;
+        self.tags.all.clear();
         self.seen.clear();
     }
 
@@ -128,6 +133,10 @@ impl Visitor for TagCollector {
     fn tag(&mut self, _tags: &mut (), name: &[u8], value: RawTag<'_>) -> ControlFlow<()> {
         self.tags.count += 1;
         self.note_name(name);
+        if self.keep_all {
+            let name = String::from_utf8_lossy(name).into_owned();
+            self.tags.all.push((name, decode(value)));
+        }
         let slot = match name {
             b"FEN" => &mut self.tags.fen,
             b"Variant" => &mut self.tags.variant,

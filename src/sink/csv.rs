@@ -162,6 +162,11 @@ mod tests {
             result_consistent: true,
             warnings: Vec::new(),
             final_fen: String::new(),
+            tags: Vec::new(),
+            opening: None,
+            moves_hash: 0,
+            offset: 0,
+            length: 0,
         };
         let mut wtr = csv::Writer::from_writer(Vec::new());
         wtr.serialize(Row::from(&record)).unwrap();
