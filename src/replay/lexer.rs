@@ -195,8 +195,13 @@ impl<'a> Lexer<'a> {
         let digits = rest.iter().take_while(|b| b.is_ascii_digit()).count();
         let after = rest.get(digits).copied();
         // A number followed by dots, space or the end is a move number;
-        // anything else (`0-0`, `1e4x`) is a word for the replay to judge.
-        if digits > 0 && after.is_none_or(|b| matches!(b, b'.' | b' ' | b'\t' | b'\r' | b'\n')) {
+        // anything else (`0-0`, `1e4x`), and anything starting with 0 (no
+        // move is number 0; `0000` is a null move), is a word for the
+        // replay to judge.
+        if digits > 0
+            && rest[0] != b'0'
+            && after.is_none_or(|b| matches!(b, b'.' | b' ' | b'\t' | b'\r' | b'\n'))
+        {
             let number = rest[..digits]
                 .iter()
                 .fold(0u32, |n, &d| n.saturating_mul(10).saturating_add(u32::from(d - b'0')));
@@ -342,7 +347,7 @@ mod tests {
     #[test]
     fn keeps_garbage_and_nonstandard_words() {
         assert_eq!(
-            tokens("foo e2-e4 0-0 Nz9 -- 12... e9"),
+            tokens("foo e2-e4 0-0 Nz9 -- 12... e9 0000"),
             vec![
                 (Token::Word(b"foo"), 1),
                 (Token::Word(b"e2-e4"), 1),
@@ -351,6 +356,7 @@ mod tests {
                 (Token::Word(b"--"), 1),
                 (Token::MoveNumber(12), 1),
                 (Token::Word(b"e9"), 1),
+                (Token::Word(b"0000"), 1),
             ]
         );
     }

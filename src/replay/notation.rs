@@ -108,28 +108,34 @@ pub fn resolve<P: Resolve>(pos: &P, san: San, written: &[u8]) -> Result<Resolved
     }
 }
 
-/// Whether `word` has the shape of a UCI move: `g1f3`, `e7e8q`.
-fn is_uci_shaped(word: &[u8]) -> bool {
+/// The UCI move a word spells as two squares, optionally joined by `-`
+/// and followed by a promotion piece: `g1f3`, `g1-f3`, `e7e8q`.
+fn as_uci(word: &[u8]) -> Option<UciMove> {
     let square = |f: u8, r: u8| (b'a'..=b'h').contains(&f) && (b'1'..=b'8').contains(&r);
-    match word {
-        [f1, r1, f2, r2] => square(*f1, *r1) && square(*f2, *r2),
-        [f1, r1, f2, r2, promotion] => {
-            square(*f1, *r1) && square(*f2, *r2) && b"qrbn".contains(promotion)
-        }
-        _ => false,
+    let (from, rest) = word.split_at_checked(2)?;
+    let rest = rest.strip_prefix(b"-").unwrap_or(rest);
+    let shaped = square(from[0], from[1])
+        && match rest {
+            [f, r] => square(*f, *r),
+            [f, r, promotion] => square(*f, *r) && b"qrbn".contains(promotion),
+            _ => false,
+        };
+    if !shaped {
+        return None;
     }
+    let mut uci = [0u8; 5];
+    uci[..2].copy_from_slice(from);
+    uci[2..2 + rest.len()].copy_from_slice(rest);
+    UciMove::from_ascii(&uci[..2 + rest.len()]).ok()
 }
 
 /// The second chance for a SAN shakmaty rejects: a missing promotion piece
-/// is its own error; a UCI move of a piece (`g1f3`, which SAN syntax reads
-/// as a pawn move) and a wrong capture mark still denote a unique move.
+/// is its own error; coordinates of a piece move (`g1f3`, `g1-f3`, which
+/// SAN syntax reads as a pawn move) and a wrong capture mark still denote a
+/// unique move.
 fn resolve_lenient<P: Resolve>(pos: &P, san: San, written: &[u8]) -> Result<Resolved, ErrorKind> {
-    if is_uci_shaped(written)
-        && let Ok(m) = UciMove::from_ascii(written)
-            .map_err(drop)
-            .and_then(|uci| uci.to_move(pos).map_err(drop))
-    {
-        return Ok(Resolved { m, nonstandard: Some("UCI notation") });
+    if let Some(m) = as_uci(written).and_then(|uci| uci.to_move(pos).ok()) {
+        return Ok(Resolved { m, nonstandard: Some("coordinate notation") });
     }
     let San::Normal { role, file, rank, capture, to, promotion } = san else {
         return Err(ErrorKind::IllegalMove);
@@ -142,6 +148,11 @@ fn resolve_lenient<P: Resolve>(pos: &P, san: San, written: &[u8]) -> Result<Reso
         if promotes {
             return Err(ErrorKind::MissingPromotion);
         }
+    }
+    // A pawn move without file names the pawn of the target's file: `d5`
+    // never means `exd5` (python-chess agrees).
+    if role == Role::Pawn && file.is_none() && !capture {
+        return Err(ErrorKind::IllegalMove);
     }
     let toggled = San::Normal { role, file, rank, capture: !capture, to, promotion };
     match pos.san_to_move(toggled) {
@@ -221,7 +232,7 @@ mod tests {
             assert_eq!((r.m.from(), r.m.to()), (Some(Square::E2), Square::E4), "{word}");
             assert!(r.nonstandard.is_some(), "{word}");
         }
-        for word in ["Ng1f3", "g1f3"] {
+        for word in ["Ng1f3", "g1f3", "g1-f3", "Ng1-f3"] {
             let r = play(&Chess::default(), word).unwrap();
             assert_eq!((r.m.role(), r.m.to()), (Role::Knight, Square::F3), "{word}");
             assert!(r.nonstandard.is_some(), "{word}");
@@ -246,6 +257,22 @@ mod tests {
     }
 
     #[test]
+    fn castling_in_coordinates_is_castling() {
+        let pos = position("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+        for word in ["e1g1", "e1-g1", "e1c1"] {
+            assert!(matches!(play(&pos, word).unwrap().m, Move::Castle { .. }), "{word}");
+        }
+    }
+
+    #[test]
+    fn a_pawn_push_never_means_a_capture() {
+        let pos = position("4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1");
+        assert_eq!(play(&pos, "d5"), Err(ErrorKind::IllegalMove));
+        assert_eq!(play(&pos, "exd5").unwrap().nonstandard, None);
+        assert_eq!(play(&pos, "ed5").unwrap().nonstandard, Some("capture without x"));
+    }
+
+    #[test]
     fn wrong_capture_mark_still_finds_the_move() {
         let r = play(&Chess::default(), "Nxf3").unwrap();
         assert_eq!(r.m.to(), Square::F3);
@@ -264,6 +291,8 @@ mod tests {
     fn null_moves_and_garbage() {
         assert_eq!(parse(b"--"), Written::Null);
         assert_eq!(parse(b"Z0"), Written::Null);
+        assert_eq!(parse(b"0000"), Written::Null);
+        assert_eq!(parse(b"@@@@"), Written::Null);
         for garbage in ["foo", "Nz9", "e9", "xx", "Kingside"] {
             assert_eq!(parse(garbage.as_bytes()), Written::Garbage, "{garbage}");
         }

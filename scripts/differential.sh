@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Differential test of arbiter against python-chess (the command CI runs).
+#
+#   bash scripts/differential.sh
+#
+# 1. builds arbiter in release mode (skip with ARBITER=/path/to/arbiter),
+# 2. generates $ARBITER_DIFF_GAMES (default 3000) random games and a
+#    corrupted copy of each with a fixed seed (ARBITER_DIFF_SEED) into a
+#    temporary directory, checking with python-chess that every uncorrupted
+#    game replays legally,
+# 3. runs scripts/oracle.py once on every fixtures/**/*.pgn (minus the files
+#    listed in scripts/differential-exclude.txt), the random games and the
+#    corrupted games; with ARBITER_CORPUS=1 and ../shared/corpus present it
+#    also runs the corpus, ARBITER_CORPUS_MAX (default 20000) games per file.
+#
+# Exits non-zero on any mismatch. Needs python3 with python-chess
+# (`pip install chess`).
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+root=$(pwd)
+py=${PYTHON:-python3}
+seed=${ARBITER_DIFF_SEED:-20251122}
+games=${ARBITER_DIFF_GAMES:-3000}
+
+if ! "$py" -c 'import chess' 2>/dev/null; then
+    echo "differential: python-chess missing, installing it" >&2
+    "$py" -m pip install --quiet chess
+fi
+
+if [ -n "${ARBITER:-}" ]; then
+    arbiter=$ARBITER
+else
+    cargo build --release --quiet
+    arbiter=$root/target/release/arbiter
+fi
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/arbiter-diff.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+
+"$py" scripts/gen_games.py --seed "$seed" --games "$games" \
+    --out "$tmp/random.pgn" --corrupt-out "$tmp/corrupt.pgn"
+
+files=()
+if [ -d fixtures ]; then
+    exclude=scripts/differential-exclude.txt
+    while IFS= read -r -d '' f; do
+        f=${f#./}
+        if [ -f "$exclude" ] && grep -qE "^${f//./\\.}([[:space:]]|$)" "$exclude"; then
+            echo "differential: skipping $f ($(grep -E "^${f//./\\.}([[:space:]]|$)" "$exclude" | sed -E 's/^[^#]*#? *//'))" >&2
+            continue
+        fi
+        files+=("$f")
+    done < <(find fixtures -name '*.pgn' -type f -print0 | sort -z)
+fi
+files+=("$tmp/random.pgn" "$tmp/corrupt.pgn")
+
+max_args=()
+if [ "${ARBITER_CORPUS:-}" = 1 ] && [ -d ../shared/corpus ]; then
+    while IFS= read -r -d '' f; do
+        files+=("$f")
+    done < <(find ../shared/corpus \( -name '*.pgn' -o -name '*.pgn.zst' \) -type f -print0 | sort -z)
+    max_args=(--max-games "${ARBITER_CORPUS_MAX:-20000}")
+fi
+
+exec "$py" scripts/oracle.py --arbiter "$arbiter" --quiet "${max_args[@]}" "${files[@]}"
