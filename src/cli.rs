@@ -22,6 +22,33 @@ pub enum Command {
     Validate(ValidateArgs),
     /// Print one record per game (CSV with a header, or JSON Lines).
     Games(GamesArgs),
+    /// Check a tournament's games before publishing: everything `validate`
+    /// finds, plus headers, pairings, players and results across the games.
+    ///
+    /// Each finding has a stable code (`arbiter check --list-codes`).
+    /// Exit status: 0 when clean, 1 when there are errors (or warnings,
+    /// with `--deny warnings`), 2 for usage errors or unreadable inputs.
+    Check(CheckArgs),
+    /// Standings and a crosstable from the results, with tie-breaks.
+    Crosstable(CrosstableArgs),
+    /// Statistics over all games: results and White's score, how games
+    /// ended, lengths, openings, players, rating gap, dates, time controls.
+    ///
+    /// Prints tables; `--csv`, `--json` and `--plot` write them as files, a
+    /// JSON document or charts. `--partial` writes exact aggregates that
+    /// `arbiter merge` combines into the same outputs, so shards of a
+    /// database can be counted on many machines.
+    Stats(StatsArgs),
+    /// Combine partials written by `stats --partial` into the outputs of
+    /// `stats` (the reduce step; merging is exact and order-free).
+    Merge(MergeArgs),
+    /// Rewrite PGN in the PGN standard's export format.
+    ///
+    /// Tags in roster order then the rest, canonical SAN with correct +/#,
+    /// move numbers, lines of at most 80 characters, comments, NAGs and
+    /// variations kept. A game that cannot be replayed is copied through
+    /// byte for byte and reported.
+    Fmt(FmtArgs),
 }
 
 /// Inputs and how to read them (shared by every subcommand).
@@ -90,6 +117,154 @@ pub enum GamesFormat {
     Csv,
     /// One JSON object per line.
     Jsonl,
+}
+
+/// Arguments of `fmt`.
+#[derive(Debug, Args)]
+pub struct FmtArgs {
+    /// Inputs.
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// Write nothing; list the games that would change and exit 1 if any
+    /// would (or cannot be formatted).
+    #[arg(long, conflicts_with = "in_place")]
+    pub check: bool,
+    /// Rewrite the files themselves, atomically (a temporary file renamed
+    /// over the original once complete).
+    #[arg(long)]
+    pub in_place: bool,
+    /// Fail writing after this many bytes (for testing that a failed write
+    /// leaves the original file intact).
+    #[arg(long, hide = true, value_name = "BYTES")]
+    pub fail_after_bytes: Option<u64>,
+}
+
+/// Arguments of `stats`.
+#[derive(Debug, Args)]
+pub struct StatsArgs {
+    /// Inputs.
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// Outputs.
+    #[command(flatten)]
+    pub report: ReportArgs,
+}
+
+/// Arguments of `merge`.
+#[derive(Debug, Args)]
+pub struct MergeArgs {
+    /// Partials written by `stats --partial` or `merge --partial`; `-`
+    /// reads standard input, which may hold several one after another.
+    #[arg(required = true, value_name = "PART")]
+    pub parts: Vec<String>,
+    /// Outputs.
+    #[command(flatten)]
+    pub report: ReportArgs,
+}
+
+/// What `stats` and `merge` write (tables on standard output by default).
+#[derive(Debug, Args)]
+pub struct ReportArgs {
+    /// Write one CSV file per table into DIR (created if missing):
+    /// results, endings, lengths, openings, players, rating_gap, by_month,
+    /// time_controls.
+    #[arg(long, value_name = "DIR")]
+    pub csv: Option<std::path::PathBuf>,
+    /// Write the whole report as one JSON document on standard output,
+    /// instead of the tables.
+    #[arg(long)]
+    pub json: bool,
+    /// Draw rating_gap.svg and lengths.svg into DIR (created if missing).
+    #[arg(long, value_name = "DIR")]
+    pub plot: Option<std::path::PathBuf>,
+    /// Rows of the players and openings tables on screen [default: 20] and
+    /// in JSON [default: all]; CSV files are always complete.
+    #[arg(long, value_name = "N")]
+    pub top: Option<usize>,
+    /// Write the exact partial aggregates to FILE (`-`: standard output)
+    /// for `arbiter merge`, instead of the tables.
+    #[arg(long, value_name = "FILE")]
+    pub partial: Option<std::path::PathBuf>,
+}
+
+/// Arguments of `check`.
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// Inputs.
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = CheckFormat::Text)]
+    pub format: CheckFormat,
+    /// Make warnings fail the check too (exit status 1).
+    #[arg(long, value_enum, value_name = "WHAT")]
+    pub deny: Vec<Deny>,
+    /// Configuration file [default: arbiter.toml in the current directory,
+    /// if there is one].
+    #[arg(long, value_name = "PATH")]
+    pub config: Option<std::path::PathBuf>,
+    /// The event's number of rounds: rounds above it are errors, and it
+    /// tells how often two players may meet.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub rounds: Option<u32>,
+    /// The event is a double round robin: each pair meets twice.
+    #[arg(long)]
+    pub double_round_robin: bool,
+    /// Print the table of codes (Markdown) and exit.
+    #[arg(long, exclusive = true)]
+    pub list_codes: bool,
+}
+
+/// Output formats of `check`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum CheckFormat {
+    /// `file:line: error[E101 illegal-move]: ...` diagnostics and a summary.
+    Text,
+    /// One JSON object per finding; the summary goes to standard error.
+    Jsonl,
+    /// A SARIF 2.1.0 log, for code hosts; the summary goes to standard error.
+    Sarif,
+}
+
+/// What `--deny` makes fail.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Deny {
+    /// Warnings fail like errors.
+    Warnings,
+}
+
+/// Arguments of `crosstable`.
+#[derive(Debug, Args)]
+pub struct CrosstableArgs {
+    /// Inputs.
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// Write CSV (one row per player) instead of a terminal table.
+    #[arg(long, conflicts_with = "html")]
+    pub csv: bool,
+    /// Write a self-contained HTML page instead of a terminal table.
+    #[arg(long)]
+    pub html: bool,
+    /// Tie-breaks in order, comma-separated [default: de,sb,win,bh,bh-c1 for a
+    /// round robin; bh-c1,bh,de,win,sb for a Swiss].
+    #[arg(long, value_enum, value_delimiter = ',', value_name = "LIST")]
+    pub tiebreaks: Vec<TiebreakArg>,
+}
+
+/// Tie-breaks of `crosstable`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum TiebreakArg {
+    /// Buchholz: the opponents' scores.
+    Bh,
+    /// Buchholz cut 1: without the lowest opponent's score.
+    #[value(name = "bh-c1")]
+    BhC1,
+    /// Sonneborn-Berger: the opponents' scores weighted by the result.
+    Sb,
+    /// Number of wins.
+    Win,
+    /// Direct encounter among the tied players.
+    De,
 }
 
 #[cfg(test)]

@@ -16,10 +16,14 @@
 //! `ply` = 1-based half-move (0 = the start position); `move_number` = the
 //! PGN fullmove number; `line` = 1-based line; `offset` = 0-based byte.
 
+pub mod check;
 pub mod chunk;
 pub mod cli;
+pub mod codes;
 pub mod commands;
+pub mod crosstable;
 pub mod exit;
+pub mod export;
 pub mod input;
 pub mod openings;
 pub mod options;
@@ -28,3 +32,4 @@ pub mod progress;
 pub mod record;
 pub mod replay;
 pub mod sink;
+pub mod stats;

@@ -15,6 +15,9 @@ pub struct ReplayOptions {
     /// Classify each game from the standard position by the embedded
     /// opening book (`GameRecord::opening`).
     pub classify_openings: bool,
+    /// Write each game in PGN export format (`GameRecord::export`); implies
+    /// replaying variations and keeping tags.
+    pub export: bool,
 }
 
 /// How input is read and spread over threads.

@@ -6,6 +6,10 @@
 //! input order and hands them to the sink. A fixed number of chunks is in
 //! flight at any time, so memory does not grow with the input, and the
 //! output is the same for any number of threads or any chunk size.
+//!
+//! `fold` is the path for aggregates (`stats`): each worker folds its
+//! chunk's records into a partial aggregate where they were made, and only
+//! the partials travel to the calling thread, which merges them.
 
 use std::{
     collections::BTreeMap,
@@ -25,7 +29,8 @@ use crate::{
     progress::Progress,
     record::GameRecord,
     replay::Replayer,
-    sink::{Sink, Summary},
+    sink::{Sink, Summary, report_input_error},
+    stats::Merge,
 };
 
 /// What flows from the chunker to the sink, numbered to keep input order.
@@ -37,8 +42,10 @@ enum Work {
     Done,
 }
 
-enum Outcome {
-    Records(Vec<GameRecord>),
+/// What flows from the workers back, numbered like the work: a chunk's
+/// records (or, for `fold`, their partial aggregate).
+enum Outcome<T> {
+    Records(T),
     Failed(InputError),
     Done,
 }
@@ -58,12 +65,85 @@ pub fn run(
     progress: &Progress,
     sink: &mut dyn Sink,
 ) -> io::Result<Summary> {
+    let replay_chunk = |replayer: &mut Replayer, chunk: &Chunk| {
+        let mut records = Vec::new();
+        replayer.replay(chunk, &mut records);
+        records
+    };
+    drive(paths, replay, options, progress, replay_chunk, |done, permits| {
+        deliver(done, permits, progress, sink)
+    })
+}
+
+/// How many inputs a `fold` read.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Inputs {
+    /// Inputs read to the end.
+    pub files: u64,
+    /// Inputs that could not be opened or read to the end (reported on
+    /// standard error).
+    pub input_errors: u64,
+}
+
+/// Replays every game of `paths` and folds the records into one aggregate:
+/// each worker `add`s its chunk's records into a fresh `A` (records are
+/// dropped on the thread that made them, which keeps allocation cheap),
+/// and the calling thread merges the chunks' aggregates in input order.
+/// For an `A` whose merge is associative and commutative the result does
+/// not depend on threads or chunk size. An unreadable input is reported
+/// and counted; the others are still read.
+pub fn fold<A: Default + Merge + Send>(
+    paths: &[String],
+    replay: ReplayOptions,
+    options: PipelineOptions,
+    progress: &Progress,
+    add: impl Fn(&mut A, &GameRecord) + Sync,
+) -> io::Result<(A, Inputs)> {
+    let fold_chunk = |replayer: &mut Replayer, chunk: &Chunk| {
+        let mut records = Vec::new();
+        replayer.replay(chunk, &mut records);
+        let mut partial = A::default();
+        records.iter().for_each(|record| add(&mut partial, record));
+        (partial, records.len() as u64)
+    };
+    drive(paths, replay, options, progress, fold_chunk, |done, permits| {
+        let (mut total, mut inputs, mut games) = (A::default(), Inputs::default(), 0);
+        in_order(done, permits, |outcome| {
+            match outcome {
+                Outcome::Records((partial, count)) => {
+                    total.merge(partial);
+                    games += count;
+                    progress.games(games);
+                }
+                Outcome::Failed(error) => {
+                    inputs.input_errors += 1;
+                    progress.suspend(|| report_input_error(&error))?;
+                }
+                Outcome::Done => inputs.files += 1,
+            }
+            Ok(())
+        })?;
+        Ok((total, inputs))
+    })
+}
+
+/// Runs the chunker, the workers (`work` on each chunk) and `deliver` (on
+/// the calling thread, given the workers' outcomes and the permits to
+/// hand back), and returns what `deliver` returns.
+fn drive<T: Send, R>(
+    paths: &[String],
+    replay: ReplayOptions,
+    options: PipelineOptions,
+    progress: &Progress,
+    work: impl Fn(&mut Replayer, &Chunk) -> T + Sync,
+    deliver: impl FnOnce(Receiver<(u64, Outcome<T>)>, &SyncSender<()>) -> io::Result<R>,
+) -> io::Result<R> {
     let jobs = options.jobs.max(1);
     let pool =
         rayon::ThreadPoolBuilder::new().num_threads(jobs).build().map_err(io::Error::other)?;
     let in_flight = jobs * IN_FLIGHT_PER_JOB;
     let (work_tx, work_rx) = sync_channel::<(u64, Work)>(in_flight);
-    let (done_tx, done_rx) = channel::<(u64, Outcome)>();
+    let (done_tx, done_rx) = channel::<(u64, Outcome<T>)>();
     // Permits bound the chunks between the chunker and the sink, including
     // those waiting to be put back in order.
     let (permit_tx, permit_rx) = sync_channel::<()>(in_flight);
@@ -80,13 +160,9 @@ pub fn run(
             pool.install(|| {
                 work_rx.into_iter().par_bridge().for_each_init(
                     || Replayer::new(replay),
-                    |replayer, (seq, work)| {
-                        let outcome = match work {
-                            Work::Chunk(chunk) => {
-                                let mut records = Vec::new();
-                                replayer.replay(&chunk, &mut records);
-                                Outcome::Records(records)
-                            }
+                    |replayer, (seq, item)| {
+                        let outcome = match item {
+                            Work::Chunk(chunk) => Outcome::Records(work(replayer, &chunk)),
                             Work::Failed(error) => Outcome::Failed(error),
                             Work::Done => Outcome::Done,
                         };
@@ -96,7 +172,7 @@ pub fn run(
             });
             drop(done_tx);
         });
-        let result = deliver(done_rx, &permit_tx, progress, sink);
+        let result = deliver(done_rx, &permit_tx);
         progress.finish();
         // On a sink error, stop the chunker: it waits for permits, and the
         // closed channel now refuses them.
@@ -153,43 +229,57 @@ fn produce(
 
 /// Puts outcomes back in order and hands them to the sink.
 fn deliver(
-    done: Receiver<(u64, Outcome)>,
+    done: Receiver<(u64, Outcome<Vec<GameRecord>>)>,
     permits: &SyncSender<()>,
     progress: &Progress,
     sink: &mut dyn Sink,
 ) -> io::Result<Summary> {
     let mut summary = Summary::default();
-    let mut waiting = BTreeMap::new();
-    let mut next = 0;
     // Games are numbered here, in order, per input.
     let mut index = 0;
+    in_order(done, permits, |outcome| {
+        match outcome {
+            Outcome::Records(records) => {
+                for mut record in records {
+                    index += 1;
+                    record.index = index;
+                    summary.add(&record);
+                    sink.record(&record)?;
+                }
+                progress.games(summary.games);
+            }
+            Outcome::Failed(error) => {
+                index = 0;
+                summary.input_errors += 1;
+                progress.suspend(|| sink.input_error(&error))?;
+            }
+            Outcome::Done => {
+                index = 0;
+                summary.files += 1;
+            }
+        }
+        Ok(())
+    })?;
+    sink.finish()?;
+    Ok(summary)
+}
+
+/// Hands the outcomes to `each` in input order, giving a permit back for
+/// each; stops at the first error `each` returns.
+fn in_order<T>(
+    done: Receiver<(u64, Outcome<T>)>,
+    permits: &SyncSender<()>,
+    mut each: impl FnMut(Outcome<T>) -> io::Result<()>,
+) -> io::Result<()> {
+    let mut waiting = BTreeMap::new();
+    let mut next = 0;
     for (seq, outcome) in done {
         waiting.insert(seq, outcome);
         while let Some(outcome) = waiting.remove(&next) {
             next += 1;
             let _ = permits.send(());
-            match outcome {
-                Outcome::Records(records) => {
-                    for mut record in records {
-                        index += 1;
-                        record.index = index;
-                        summary.add(&record);
-                        sink.record(&record)?;
-                    }
-                    progress.games(summary.games);
-                }
-                Outcome::Failed(error) => {
-                    index = 0;
-                    summary.input_errors += 1;
-                    progress.suspend(|| sink.input_error(&error))?;
-                }
-                Outcome::Done => {
-                    index = 0;
-                    summary.files += 1;
-                }
-            }
+            each(outcome)?;
         }
     }
-    sink.finish()?;
-    Ok(summary)
+    Ok(())
 }

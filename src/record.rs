@@ -84,6 +84,21 @@ pub struct GameRecord {
     /// Length of the game in bytes, up to the next game.
     #[serde(skip)]
     pub length: u64,
+    /// The game in PGN export format (only with `ReplayOptions::export`).
+    #[serde(skip)]
+    pub export: Option<Export>,
+}
+
+/// A game as `arbiter fmt` writes it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Export {
+    /// The formatted game, or, for a game that could not be replayed, its
+    /// original bytes exactly.
+    pub text: Vec<u8>,
+    /// Whether `text` is formatted (false: copied through).
+    pub formatted: bool,
+    /// Whether `text` differs from the original bytes.
+    pub changed: bool,
 }
 
 /// The first well-formedness or legality problem in a game.

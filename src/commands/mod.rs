@@ -1,7 +1,12 @@
 //! The subcommands: each resolves its options, picks its sinks and runs the
 //! pipeline. No algorithms here.
 
+mod check;
+mod crosstable;
+mod fmt;
 mod games;
+mod merge;
+mod stats;
 mod validate;
 
 use crate::{
@@ -17,6 +22,11 @@ pub fn run(command: Command) -> anyhow::Result<ExitStatus> {
     match command {
         Command::Validate(args) => validate::run(args),
         Command::Games(args) => games::run(args),
+        Command::Check(args) => check::run(args),
+        Command::Crosstable(args) => crosstable::run(args),
+        Command::Stats(args) => stats::run(args),
+        Command::Merge(args) => merge::run(args),
+        Command::Fmt(args) => fmt::run(args),
     }
 }
 

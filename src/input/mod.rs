@@ -130,6 +130,21 @@ pub fn open(path: &str, observer: ReadObserver) -> Result<Input, InputError> {
     stream(Box::new(Observed { inner: file, observer }), Some(Path::new(path))).map_err(wrap)
 }
 
+/// Whether the file at `path` is compressed (by its first bytes, or its
+/// name when it has too few).
+pub fn is_compressed(path: &str) -> io::Result<bool> {
+    let mut head = [0u8; 4];
+    let mut file = File::open(path)?;
+    let mut len = 0;
+    while len < head.len() {
+        match file.read(&mut head[len..])? {
+            0 => break,
+            n => len += n,
+        }
+    }
+    Ok(decompress::Format::sniff(&head[..len], Path::new(path)).is_some())
+}
+
 /// Streams `rdr`, decompressing it when its first bytes (or its name) say so.
 fn stream(rdr: Box<dyn Read + Send>, path: Option<&Path>) -> io::Result<Input> {
     let mut rdr = BufReader::with_capacity(1 << 16, rdr);

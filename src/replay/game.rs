@@ -10,16 +10,17 @@
 use shakmaty::{
     ByColor, Color, EnPassantMode, Move,
     fen::Fen,
-    san::{San, Suffix},
+    san::{San, SanPlus, Suffix},
 };
 
 use super::{
     lexer::{Located, Token},
     notation::{self, Written},
-    resolve::Resolve,
-    rules::{RuleFindings, RuleTracker},
+    resolve::Replayable,
+    rules::{RuleFindings, RuleTracker, position_hash},
 };
 use crate::{
+    export::MovetextWriter,
     openings::{OpeningBook, OpeningId},
     options::ReplayOptions,
     record::{ErrorKind, GameError, Termination, Warning, WarningKind},
@@ -107,6 +108,7 @@ struct Replay<'r, 'a, P> {
     variations: bool,
     rules: &'r mut RuleTracker,
     book: Option<&'static OpeningBook>,
+    export: Option<&'r mut MovetextWriter>,
     warnings: &'r mut Vec<Warning>,
     facts: MovetextFacts,
     suffixes: Repeated,
@@ -115,6 +117,9 @@ struct Replay<'r, 'a, P> {
     stray: Repeated,
     /// The last mainline move as written, its suffix and line.
     last_move: Option<(&'a [u8], Option<Suffix>, u64)>,
+    /// Whether the side to move is in check, when known (saves the test
+    /// when resolving the next move).
+    in_check: Option<bool>,
 }
 
 /// How a movetext is replayed, besides the options.
@@ -125,17 +130,20 @@ pub struct Context<'r> {
     pub variant: bool,
     /// The opening book to classify by, for games from the standard position.
     pub book: Option<&'static OpeningBook>,
+    /// Where to write the game in export format (`arbiter fmt`); needs
+    /// `ReplayOptions::variations` so that variations are replayed too.
+    pub export: Option<&'r mut MovetextWriter>,
 }
 
 /// Replays `tokens` from `start`.
-pub fn replay<'a, P: Resolve>(
+pub fn replay<'a, P: Replayable>(
     start: P,
     tokens: impl Iterator<Item = Located<'a>>,
     context: Context<'_>,
     options: &ReplayOptions,
     warnings: &mut Vec<Warning>,
 ) -> MovetextFacts {
-    let Context { rules, variant, book } = context;
+    let Context { rules, variant, book, export } = context;
     rules.start(&start, variant);
     let mut replay = Replay {
         pos: start,
@@ -148,6 +156,7 @@ pub fn replay<'a, P: Resolve>(
         variations: options.variations,
         rules,
         book,
+        export,
         warnings,
         facts: MovetextFacts::default(),
         suffixes: Repeated::default(),
@@ -155,6 +164,7 @@ pub fn replay<'a, P: Resolve>(
         numbers: Repeated::default(),
         stray: Repeated::default(),
         last_move: None,
+        in_check: None,
     };
     for Located { token, line } in tokens {
         replay.token(token, line);
@@ -162,7 +172,7 @@ pub fn replay<'a, P: Resolve>(
     replay.finish(options.final_fen)
 }
 
-impl<'a, P: Resolve> Replay<'_, 'a, P> {
+impl<'a, P: Replayable> Replay<'_, 'a, P> {
     fn in_variation(&self) -> bool {
         !self.frames.is_empty() || self.skipped_depth > 0
     }
@@ -193,7 +203,17 @@ impl<'a, P: Resolve> Replay<'_, 'a, P> {
             Token::Stray => self
                 .stray
                 .note(|| "control bytes (e.g. NUL) in the movetext, ignored".to_owned(), line),
-            Token::MoveNumber(_) | Token::Nag | Token::Comment | Token::Result(_) => {}
+            Token::Nag(nag) => {
+                if let Some(export) = self.export.as_deref_mut() {
+                    export.nag(nag);
+                }
+            }
+            Token::Comment(text) => {
+                if let Some(export) = self.export.as_deref_mut() {
+                    export.comment(text);
+                }
+            }
+            Token::MoveNumber(_) | Token::Result(_) => {}
         }
     }
 
@@ -219,7 +239,11 @@ impl<'a, P: Resolve> Replay<'_, 'a, P> {
             line,
         };
         self.ply = self.ply.saturating_sub(1);
+        self.in_check = None;
         self.frames.push(frame);
+        if let Some(export) = self.export.as_deref_mut() {
+            export.open_variation();
+        }
     }
 
     fn close_variation(&mut self, line: u64) {
@@ -229,6 +253,10 @@ impl<'a, P: Resolve> Replay<'_, 'a, P> {
             self.pos = frame.pos;
             self.before_last = frame.before_last;
             self.ply = frame.ply;
+            self.in_check = None;
+            if let Some(export) = self.export.as_deref_mut() {
+                export.close_variation();
+            }
         } else {
             self.warnings.push(Warning {
                 kind: WarningKind::UnmatchedVariationEnd,
@@ -260,7 +288,7 @@ impl<'a, P: Resolve> Replay<'_, 'a, P> {
             Written::Null => return self.error(ErrorKind::NullMove, word, line),
             Written::Garbage => return self.error(ErrorKind::UnparseableToken, word, line),
         };
-        let resolved = match notation::resolve(&self.pos, san_plus.san, word) {
+        let resolved = match notation::resolve(&self.pos, san_plus.san, word, self.in_check) {
             Ok(resolved) => resolved,
             Err(kind) => return self.error(kind, word, line),
         };
@@ -271,9 +299,14 @@ impl<'a, P: Resolve> Replay<'_, 'a, P> {
         if self.variations {
             self.before_last = Some(self.pos.clone());
         }
+        let echo = self.export.is_some().then(|| {
+            (self.pos.fullmoves().get(), self.pos.turn(), San::from_move(&self.pos, resolved.m))
+        });
         if !mainline {
             self.pos.play_unchecked(resolved.m);
             self.ply += 1;
+            self.in_check = None;
+            self.echo(echo);
             return;
         }
         // A `#` on the previous move was wrong: a legal move followed it.
@@ -281,18 +314,20 @@ impl<'a, P: Resolve> Replay<'_, 'a, P> {
             self.suffixes
                 .note(|| format!("{} is marked # but is not mate", text(previous)), previous_line);
         }
-        let incremental = self.rules.before_move(&self.pos, resolved.m);
+        self.rules.before_move(&self.pos, resolved.m);
         self.pos.play_unchecked(resolved.m);
         self.ply += 1;
+        self.echo(echo);
         self.facts.plies = self.ply;
-        self.rules.after_move(&self.pos, self.ply, resolved.m, incremental);
+        self.rules.after_move(&self.pos, self.ply, resolved.m);
         self.facts.moves_hash = mix(self.facts.moves_hash, resolved.m);
         if let Some(book) = self.book.filter(|book| self.ply <= book.max_ply())
-            && let Some(opening) = book.lookup(self.rules.hash())
+            && let Some(opening) = book.lookup(position_hash(&self.pos))
         {
             self.facts.opening = Some(opening);
         }
         let gives_check = self.pos.is_check();
+        self.in_check = Some(gives_check);
         if !notation::check_suffix_ok(san_plus.suffix, gives_check) {
             self.suffixes.note(
                 || match gives_check {
@@ -303,6 +338,14 @@ impl<'a, P: Resolve> Replay<'_, 'a, P> {
             );
         }
         self.last_move = Some((word, san_plus.suffix, line));
+    }
+
+    /// Writes the move just played, in canonical SAN with the suffix the new
+    /// position calls for, to the export writer.
+    fn echo(&mut self, played: Option<(u32, Color, San)>) {
+        if let (Some(export), Some((number, turn, san))) = (self.export.as_deref_mut(), played) {
+            export.san(number, turn, SanPlus { san, suffix: Suffix::from_position(&self.pos) });
+        }
     }
 
     /// Records the first error of the game; an error ends the replay of the
@@ -382,15 +425,14 @@ impl<'a, P: Resolve> Replay<'_, 'a, P> {
     }
 }
 
-/// Folds a move into a running hash of the move sequence (FNV-1a over the
-/// move's squares and promotion).
+/// Folds a move into a running hash of the move sequence (one multiply:
+/// it runs on every ply; equal sequences give equal hashes, and a
+/// collision only merges two games in `check`'s duplicate search).
 fn mix(hash: u64, m: Move) -> u64 {
     let from = m.from().map_or(64, |sq| sq as u64);
-    let to = m.to() as u64;
-    let promotion = m.promotion().map_or(0, |role| role as u64);
-    [from, to, promotion]
-        .iter()
-        .fold(hash ^ 0xcbf2_9ce4_8422_2325, |h, &b| (h ^ b).wrapping_mul(0x100_0000_01b3))
+    let key =
+        1 + from + ((m.to() as u64) << 7) + (m.promotion().map_or(0, |role| role as u64) << 14);
+    (hash ^ key).wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(29)
 }
 
 fn text(word: &[u8]) -> String {

@@ -17,10 +17,12 @@ pub enum Token<'a> {
     Word(&'a [u8]),
     /// A move number such as `12.` or `12...` (the number only).
     MoveNumber(u32),
-    /// `$n`, `!`, `?`, `!!`, `??`, `!?`, `?!` or a textual evaluation glyph.
-    Nag,
-    /// A `{...}` or `;...` comment.
-    Comment,
+    /// A numeric annotation glyph: `$n`, or the NAG that `!`, `?`, `!!`,
+    /// `??`, `!?`, `?!` or a textual evaluation glyph (`+-`, `=`) stands for.
+    Nag(u8),
+    /// The text of a `{...}` comment, or of a `;...` comment to the end of
+    /// its line (the only kind whose text can hold a `}`).
+    Comment(&'a [u8]),
     /// A `{` comment that runs to the end of the game.
     UnterminatedComment,
     /// `(`.
@@ -89,23 +91,28 @@ const fn is_stray(byte: u8) -> bool {
     matches!(byte, 0x00..=0x08 | 0x0b | 0x0c | 0x0e..=0x1f | 0x7f)
 }
 
-/// Textual evaluation symbols that stand for NAGs in many real files.
-const GLYPHS: &[&[u8]] = &[
-    b"+-",
-    b"-+",
-    b"+/-",
-    b"-/+",
-    b"+/=",
-    b"=/+",
-    b"+=",
-    b"=+",
-    b"=",
-    b"\xc2\xb1",     // ±
-    b"\xe2\x88\x93", // ∓
-    b"\xe2\x88\x9e", // ∞
-    b"\xe2\xa9\xb2", // ⩲
-    b"\xe2\xa9\xb1", // ⩱
+/// Textual evaluation symbols that stand for NAGs in many real files, with
+/// the NAG each stands for (PGN standard 10).
+const GLYPHS: &[(&[u8], u8)] = &[
+    (b"+-", 18),
+    (b"-+", 19),
+    (b"+/-", 16),
+    (b"-/+", 17),
+    (b"+/=", 14),
+    (b"=/+", 15),
+    (b"+=", 14),
+    (b"=+", 15),
+    (b"=", 10),
+    ("\u{b1}".as_bytes(), 16),   // ±
+    ("\u{2213}".as_bytes(), 17), // ∓
+    ("\u{221e}".as_bytes(), 13), // ∞
+    ("\u{2a72}".as_bytes(), 14), // ⩲
+    ("\u{2a71}".as_bytes(), 15), // ⩱
 ];
+
+/// The suffix annotations and their NAGs, longest first.
+const SUFFIXES: &[(&[u8], u8)] =
+    &[(b"!!", 3), (b"??", 4), (b"!?", 5), (b"?!", 6), (b"!", 1), (b"?", 2)];
 
 /// Result markers, in the spellings pgn-reader accepts (ASCII, en and em
 /// dashes, `½`), with the canonical form each stands for.
@@ -217,10 +224,13 @@ impl<'a> Lexer<'a> {
         let word = &self.rest()[..len];
         self.advance(len);
         // Moves start with a letter; only then is a word no glyph.
-        if !word[0].is_ascii_alphabetic() && GLYPHS.contains(&word) {
-            Token::Nag
-        } else {
-            Token::Word(word)
+        let glyph = match word[0].is_ascii_alphabetic() {
+            true => None,
+            false => GLYPHS.iter().find(|(text, _)| *text == word),
+        };
+        match glyph {
+            Some(&(_, nag)) => Token::Nag(nag),
+            None => Token::Word(word),
         }
     }
 }
@@ -264,15 +274,17 @@ impl<'a> Iterator for Lexer<'a> {
                     Token::UnterminatedComment
                 } else if let Some(end) = close {
                     self.advance_counting(end + 2);
-                    Token::Comment
+                    Token::Comment(body)
                 } else {
                     self.advance_counting(self.rest().len());
                     Token::UnterminatedComment
                 }
             }
             b';' => {
-                self.skip_to_line_end();
-                Token::Comment
+                let len = memchr(b'\n', self.rest()).unwrap_or(self.rest().len());
+                let text = &self.rest()[1..len];
+                self.advance(len);
+                Token::Comment(text.strip_suffix(b"\r").unwrap_or(text))
             }
             b'(' => {
                 self.advance(1);
@@ -288,17 +300,26 @@ impl<'a> Iterator for Lexer<'a> {
             }
             b'$' => {
                 let digits = self.rest()[1..].iter().take_while(|b| b.is_ascii_digit()).count();
-                if digits == 0 {
-                    return Some(Located { token: self.lex_word(), line });
+                let nag = std::str::from_utf8(&self.rest()[1..1 + digits])
+                    .ok()
+                    .and_then(|n| n.parse::<u8>().ok());
+                match nag {
+                    Some(nag) => {
+                        self.advance(1 + digits);
+                        Token::Nag(nag)
+                    }
+                    // `$`, `$x`, `$300`: not a NAG.
+                    None => return Some(Located { token: self.lex_word(), line }),
                 }
-                self.advance(1 + digits);
-                Token::Nag
             }
             b'!' | b'?' => {
-                let len =
-                    self.rest().iter().take(2).take_while(|b| matches!(b, b'!' | b'?')).count();
-                self.advance(len);
-                Token::Nag
+                let rest = self.rest();
+                let &(text, nag) = SUFFIXES
+                    .iter()
+                    .find(|(text, _)| rest.starts_with(text))
+                    .expect("`!` and `?` alone are suffixes");
+                self.advance(text.len());
+                Token::Nag(nag)
             }
             b'0'..=b'9' | b'\xc2' => self.lex_digits(),
             _ if is_stray(first) => {
@@ -335,10 +356,10 @@ mod tests {
                 (Token::Word(b"e5"), 1),
                 (Token::MoveNumber(2), 2),
                 (Token::Word(b"Nf3"), 2),
-                (Token::Nag, 2),
-                (Token::Comment, 2),
+                (Token::Nag(1), 2),
+                (Token::Comment(b"a\nb"), 2),
                 (Token::Word(b"Nc6"), 3),
-                (Token::Nag, 3),
+                (Token::Nag(5), 3),
                 (Token::Result("1-0"), 3),
             ]
         );
@@ -388,7 +409,7 @@ mod tests {
             tokens("e4 ; rest {\n%escaped line\ne5 \u{bd}-\u{bd}"),
             vec![
                 (Token::Word(b"e4"), 1),
-                (Token::Comment, 1),
+                (Token::Comment(b" rest {"), 1),
                 (Token::Word(b"e5"), 3),
                 (Token::Result("1/2-1/2"), 3),
             ]
@@ -401,10 +422,10 @@ mod tests {
             tokens("e4 += (e3 ?!) )"),
             vec![
                 (Token::Word(b"e4"), 1),
-                (Token::Nag, 1),
+                (Token::Nag(14), 1),
                 (Token::VariationStart, 1),
                 (Token::Word(b"e3"), 1),
-                (Token::Nag, 1),
+                (Token::Nag(6), 1),
                 (Token::VariationEnd, 1),
                 (Token::VariationEnd, 1),
             ]

@@ -26,9 +26,10 @@ use shakmaty::{
 
 use crate::{
     chunk::Chunk,
+    export::{self, MovetextWriter},
     openings::OpeningBook,
     options::ReplayOptions,
-    record::{ErrorKind, GameError, GameRecord, Warning, WarningKind},
+    record::{ErrorKind, Export, GameError, GameRecord, Warning, WarningKind},
 };
 use game::MovetextFacts;
 use lexer::Lexer;
@@ -46,6 +47,9 @@ pub struct Replayer {
 /// Where one game lies in its chunk.
 #[derive(Debug, Clone, Copy)]
 struct GameSpan {
+    /// Where the bytes before the game start (whitespace before the first
+    /// game of a file belongs to no game otherwise).
+    lead: usize,
     start: usize,
     movetext: usize,
     end: usize,
@@ -56,7 +60,7 @@ impl Replayer {
     /// A replayer with the given options.
     pub fn new(options: ReplayOptions) -> Self {
         let mut collector = TagCollector::default();
-        collector.keep_all = options.keep_tags;
+        collector.keep_all = options.keep_tags || options.export;
         Replayer { options, collector, rules: RuleTracker::default() }
     }
 
@@ -69,6 +73,8 @@ impl Replayer {
         // Offset of the reader's first byte: after a game swallowed by an
         // unterminated comment is found, reading restarts at its tags.
         let mut base = 0;
+        // Bytes not yet part of any game (before the first one).
+        let mut lead = 0;
         let mut rdr = Reader::new(Cursor::new(bytes));
         // Reading from memory cannot fail; pgn-reader's only other error is
         // a tag line without closing quote, after which it resumes on the
@@ -85,7 +91,8 @@ impl Replayer {
             line += count_lines(&bytes[counted_to..start]);
             counted_to = start;
             let (record, resume) =
-                self.replay_game(chunk, bytes, GameSpan { start, movetext, end, line });
+                self.replay_game(chunk, bytes, GameSpan { lead, start, movetext, end, line });
+            lead = resume.unwrap_or(end);
             records.push(record);
             if let Some(resume) = resume {
                 base = resume;
@@ -124,18 +131,21 @@ impl Replayer {
         let standard_start = tags.fen.is_none() && variant == "chess";
         let book = (self.options.classify_openings && standard_start).then(OpeningBook::standard);
         let rules = &mut self.rules;
+        let mut writer = self.options.export.then(MovetextWriter::new);
+        let export = writer.as_mut();
+        let replayable = matches!(setup, Setup::Chess(_) | Setup::Variant(_));
         let facts = match setup {
             Setup::Chess(pos) => game::replay(
                 pos,
                 &mut lexer,
-                game::Context { rules, variant: false, book },
+                game::Context { rules, variant: false, book, export },
                 &self.options,
                 &mut warnings,
             ),
             Setup::Variant(pos) => game::replay(
                 pos,
                 &mut lexer,
-                game::Context { rules, variant: true, book: None },
+                game::Context { rules, variant: true, book: None, export },
                 &self.options,
                 &mut warnings,
             ),
@@ -150,7 +160,25 @@ impl Replayer {
         // Whatever the setup, the lexer runs to the end to find a swallowed game.
         lexer.by_ref().for_each(drop);
         let resume = lexer.resume_at().map(|at| span.movetext + at);
-        (self.record(chunk, span, variant, facts, warnings), resume)
+        let span = GameSpan { end: resume.unwrap_or(span.end), ..span };
+        let export = writer.map(|writer| {
+            let original = &bytes[span.lead..span.end];
+            if replayable && facts.error.is_none() {
+                let tags = &self.collector.tags;
+                let result = facts.result_marker.or(tags.get("Result")).unwrap_or("*");
+                let mut text = Vec::with_capacity(original.len() + 64);
+                export::write_tags(&tags.all, result, &mut text);
+                text.extend_from_slice(&writer.finish(result));
+                text.push(b'\n');
+                let changed = text != original;
+                Export { text, formatted: true, changed }
+            } else {
+                Export { text: original.to_vec(), formatted: false, changed: false }
+            }
+        });
+        let mut record = self.record(chunk, span, variant, facts, warnings);
+        record.export = export;
+        (record, resume)
     }
 
     fn record(
@@ -222,6 +250,7 @@ impl Replayer {
             moves_hash: facts.moves_hash,
             offset: chunk.offset + span.start as u64,
             length: (span.end - span.start) as u64,
+            export: None,
         }
     }
 }

@@ -13,7 +13,7 @@ use shakmaty::{
     uci::UciMove,
 };
 
-use super::resolve::Resolve;
+use super::resolve::Replayable;
 use crate::record::ErrorKind;
 
 /// What a word says, before looking at the position.
@@ -99,12 +99,18 @@ pub struct Resolved {
     pub nonstandard: Option<&'static str>,
 }
 
-/// Finds the legal move `san` denotes in `pos`.
-pub fn resolve<P: Resolve>(pos: &P, san: San, written: &[u8]) -> Result<Resolved, ErrorKind> {
-    match pos.san_to_move(san) {
+/// Finds the legal move `san` denotes in `pos` (`in_check`, when known,
+/// says whether the side to move is in check).
+pub fn resolve<P: Replayable>(
+    pos: &P,
+    san: San,
+    written: &[u8],
+    in_check: Option<bool>,
+) -> Result<Resolved, ErrorKind> {
+    match pos.san_to_move(san, in_check) {
         Ok(m) => Ok(Resolved { m, nonstandard: overspecified(pos, san, m, written) }),
         Err(SanError::AmbiguousSan) => Err(ErrorKind::AmbiguousMove),
-        Err(SanError::IllegalSan) => resolve_lenient(pos, san, written),
+        Err(SanError::IllegalSan) => resolve_lenient(pos, san, written, in_check),
     }
 }
 
@@ -133,7 +139,12 @@ fn as_uci(word: &[u8]) -> Option<UciMove> {
 /// is its own error; coordinates of a piece move (`g1f3`, `g1-f3`, which
 /// SAN syntax reads as a pawn move) and a wrong capture mark still denote a
 /// unique move.
-fn resolve_lenient<P: Resolve>(pos: &P, san: San, written: &[u8]) -> Result<Resolved, ErrorKind> {
+fn resolve_lenient<P: Replayable>(
+    pos: &P,
+    san: San,
+    written: &[u8],
+    in_check: Option<bool>,
+) -> Result<Resolved, ErrorKind> {
     if let Some(m) = as_uci(written).and_then(|uci| uci.to_move(pos).ok()) {
         return Ok(Resolved { m, nonstandard: Some("coordinate notation") });
     }
@@ -155,7 +166,7 @@ fn resolve_lenient<P: Resolve>(pos: &P, san: San, written: &[u8]) -> Result<Reso
         return Err(ErrorKind::IllegalMove);
     }
     let toggled = San::Normal { role, file, rank, capture: !capture, to, promotion };
-    match pos.san_to_move(toggled) {
+    match pos.san_to_move(toggled, in_check) {
         Ok(m) => Ok(Resolved {
             m,
             nonstandard: Some(if capture {
@@ -209,11 +220,12 @@ mod tests {
 
     fn play(pos: &Chess, word: &str) -> Result<Resolved, ErrorKind> {
         match parse(word.as_bytes()) {
-            Written::Move { san_plus, normalised } => resolve(pos, san_plus.san, word.as_bytes())
-                .map(|r| Resolved {
+            Written::Move { san_plus, normalised } => {
+                resolve(pos, san_plus.san, word.as_bytes(), None).map(|r| Resolved {
                     nonstandard: r.nonstandard.or(normalised.then_some("n")),
                     ..r
-                }),
+                })
+            }
             other => panic!("{word}: {other:?}"),
         }
     }

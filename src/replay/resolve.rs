@@ -15,27 +15,40 @@ use shakmaty::{
     variant::VariantPosition,
 };
 
-/// Positions that can turn a SAN into the legal move it denotes.
-pub trait Resolve: Position + Clone {
+/// What the replay needs of a position type beyond shakmaty's `Position`:
+/// fast SAN resolution, and whether moves are plain enough for the
+/// incremental repetition hash.
+pub trait Replayable: Position + Clone {
+    /// Whether a move changes only what it says (the pieces it moves,
+    /// captures and promotes, castling rights, en passant): true for chess;
+    /// false for variants, where captures explode, pieces go to pockets and
+    /// checks are counted.
+    const PLAIN_MOVES: bool;
+
     /// The legal move `san` denotes, as `San::to_move` defines it.
-    fn san_to_move(&self, san: San) -> Result<Move, SanError>;
+    /// `in_check`, when known, says whether the side to move is in check.
+    fn san_to_move(&self, san: San, in_check: Option<bool>) -> Result<Move, SanError>;
 }
 
-impl Resolve for Chess {
-    fn san_to_move(&self, san: San) -> Result<Move, SanError> {
-        fast(self, san).unwrap_or_else(|| san.to_move(self))
+impl Replayable for Chess {
+    const PLAIN_MOVES: bool = true;
+
+    fn san_to_move(&self, san: San, in_check: Option<bool>) -> Result<Move, SanError> {
+        fast(self, san, in_check).unwrap_or_else(|| san.to_move(self))
     }
 }
 
-impl Resolve for VariantPosition {
-    fn san_to_move(&self, san: San) -> Result<Move, SanError> {
+impl Replayable for VariantPosition {
+    const PLAIN_MOVES: bool = false;
+
+    fn san_to_move(&self, san: San, _in_check: Option<bool>) -> Result<Move, SanError> {
         san.to_move(self)
     }
 }
 
 /// Resolves a normal SAN move, or `None` for what shakmaty should decide
 /// (castling, drops, null moves, en passant).
-fn fast(pos: &Chess, san: San) -> Option<Result<Move, SanError>> {
+fn fast(pos: &Chess, san: San, in_check: Option<bool>) -> Option<Result<Move, SanError>> {
     let San::Normal { role, file, rank, capture, to, promotion } = san else {
         return None;
     };
@@ -74,13 +87,17 @@ fn fast(pos: &Chess, san: San) -> Option<Result<Move, SanError>> {
     if let Some(rank) = rank {
         sources &= Bitboard::from_rank(rank);
     }
+    let in_check = in_check.unwrap_or_else(|| pos.is_check());
     let mut found = None;
     for from in sources {
+        // Out of check, a piece off every line through its king cannot
+        // uncover an attack on it: legal without looking further.
+        let safe = !in_check && role != Role::King && attacks::ray(king, from).is_empty();
         let occupied = (board.occupied() ^ Bitboard::from(from)) | Bitboard::from(to);
         let guarded = if role == Role::King { to } else { king };
-        // Legal iff no enemy piece (other than one captured on `to`)
-        // attacks our king after the move.
-        if (pos.king_attackers(guarded, !us, occupied) & !Bitboard::from(to)).is_empty() {
+        // Otherwise legal iff no enemy piece (other than one captured on
+        // `to`) attacks our king after the move.
+        if safe || (pos.king_attackers(guarded, !us, occupied) & !Bitboard::from(to)).is_empty() {
             if found.is_some() {
                 return Some(Err(SanError::AmbiguousSan));
             }
@@ -160,7 +177,7 @@ mod tests {
         for m in pos.legal_moves() {
             for san in spellings(pos, m, rng) {
                 assert_eq!(
-                    pos.san_to_move(san),
+                    pos.san_to_move(san, None),
                     san.to_move(pos),
                     "{san} in {}",
                     Fen::from_position(pos, shakmaty::EnPassantMode::Legal)
@@ -179,7 +196,7 @@ mod tests {
                 to,
                 promotion: None,
             };
-            assert_eq!(pos.san_to_move(san), san.to_move(pos), "{san}");
+            assert_eq!(pos.san_to_move(san, None), san.to_move(pos), "{san}");
         }
     }
 

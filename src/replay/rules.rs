@@ -10,11 +10,18 @@
 //!
 //! Cost model: a legal move generation per ply would double the replay's
 //! cost, so mate and stalemate are decided once, at the last position: any
-//! earlier position had a legal move, the one that was played next.
+//! earlier position had a legal move, the one that was played next. And
+//! positions are compared without hashing: since the last irreversible move
+//! (capture, pawn move, loss of castling rights) the castling rights cannot
+//! change and only the first position can have an en passant capture, so in
+//! chess two positions of that window are the same exactly when their boards
+//! are (occupancy compared first, as python-chess does).
 
 use std::collections::HashMap;
 
-use shakmaty::{Color, EnPassantMode, KnownOutcome, Move, Outcome, Position};
+use shakmaty::{Board, Color, EnPassantMode, KnownOutcome, Move, Outcome, Position};
+
+use super::resolve::Replayable;
 
 use crate::record::Termination;
 
@@ -30,32 +37,58 @@ pub fn position_hash<P: Position>(pos: &P) -> u64 {
 /// millions of shuffling plies linear).
 const SCAN_LIMIT: usize = 256;
 
+/// A position as the repetition rule sees it, within one window of
+/// reversible moves.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+struct Seen {
+    /// Chess: the occupied squares (a cheap first test). Variants: the full
+    /// position hash, which covers pockets and check counts too.
+    key: u64,
+    board: Board,
+    /// Whether a legal en passant capture exists (only ever in a window's
+    /// first position).
+    en_passant: bool,
+}
+
+impl Seen {
+    fn of<P: Replayable>(pos: &P) -> Seen {
+        let board = pos.board().clone();
+        let key = if P::PLAIN_MOVES { board.occupied().0 } else { position_hash(pos) };
+        // Only after a double step can there be a capture: skip the move
+        // generation `legal_ep_square` does otherwise.
+        let en_passant = pos.maybe_ep_square().is_some() && pos.legal_ep_square().is_some();
+        Seen { key, board, en_passant }
+    }
+}
+
 /// Counts how often each position occurred since the last irreversible move.
 #[derive(Debug, Default)]
 struct RepetitionTable {
-    history: Vec<u64>,
-    counts: HashMap<u64, u32>,
+    window: Vec<Seen>,
+    counts: HashMap<Seen, u32>,
 }
 
 impl RepetitionTable {
     fn clear(&mut self) {
-        self.history.clear();
+        self.window.clear();
         self.counts.clear();
     }
 
-    /// Records `hash` and returns how often it has now occurred.
-    fn record(&mut self, hash: u64) -> u32 {
-        self.history.push(hash);
-        if self.history.len() <= SCAN_LIMIT {
+    /// Records `seen` and returns how often it has now occurred.
+    fn record(&mut self, seen: Seen) -> u32 {
+        if self.window.len() < SCAN_LIMIT {
             // Same side to move only: every other entry, newest first.
-            return self.history.iter().rev().step_by(2).filter(|&&h| h == hash).count() as u32;
+            let count =
+                1 + self.window.iter().rev().skip(1).step_by(2).filter(|s| **s == seen).count();
+            self.window.push(seen);
+            return count as u32;
         }
         if self.counts.is_empty() {
-            for &h in &self.history[..self.history.len() - 1] {
-                *self.counts.entry(h).or_default() += 1;
+            for earlier in self.window.drain(..) {
+                *self.counts.entry(earlier).or_default() += 1;
             }
         }
-        let count = self.counts.entry(hash).or_default();
+        let count = self.counts.entry(seen).or_default();
         *count += 1;
         *count
     }
@@ -87,7 +120,6 @@ pub struct RuleFindings {
 #[derive(Debug, Default)]
 pub struct RuleTracker {
     table: RepetitionTable,
-    hash: u64,
     findings: RuleFindings,
     pending: Option<Pending>,
     check_variant_end: bool,
@@ -96,57 +128,36 @@ pub struct RuleTracker {
 impl RuleTracker {
     /// Starts a game at `pos` (ply 0). `variant` turns on the per-ply check
     /// for a variant's own ends.
-    pub fn start<P: Position>(&mut self, pos: &P, variant: bool) {
+    pub fn start<P: Replayable>(&mut self, pos: &P, variant: bool) {
         self.table.clear();
         self.findings = RuleFindings::default();
         self.pending = None;
         self.check_variant_end = variant;
-        self.hash = position_hash(pos);
         self.observe(pos, 0, true);
     }
 
-    /// Notes that `m` is about to be played legally from `before`, the
-    /// position after `ply`: the position had a legal move, so a pending
-    /// end stands. Returns the incremental hash update if shakmaty has one.
-    pub fn before_move<P: Position>(&mut self, before: &P, m: Move) -> Option<u64> {
+    /// Notes that `m` is about to be played legally from `before`: the
+    /// position had a legal move, so a pending end stands.
+    pub fn before_move<P: Position>(&mut self, before: &P, m: Move) {
         if let Some(pending) = self.pending.take() {
             self.confirm(pending);
         }
         if before.is_irreversible(m) {
             self.table.clear();
         }
-        before
-            .update_zobrist_hash::<shakmaty::zobrist::Zobrist64>(
-                shakmaty::zobrist::Zobrist64(self.hash),
-                m,
-                EnPassantMode::Legal,
-            )
-            .map(|z| z.0)
-    }
-
-    /// Hash of the current position (see [`position_hash`]).
-    pub fn hash(&self) -> u64 {
-        self.hash
     }
 
     /// Records the position `after` reached at `ply` by move `m`.
-    pub fn after_move<P: Position>(
-        &mut self,
-        after: &P,
-        ply: u32,
-        m: Move,
-        incremental: Option<u64>,
-    ) {
-        self.hash = incremental.unwrap_or_else(|| position_hash(after));
+    pub fn after_move<P: Replayable>(&mut self, after: &P, ply: u32, m: Move) {
         let material_changed = m.is_capture() || m.is_promotion() || matches!(m, Move::Put { .. });
         self.observe(after, ply, material_changed);
     }
 
-    fn observe<P: Position>(&mut self, pos: &P, ply: u32, material_changed: bool) {
+    fn observe<P: Replayable>(&mut self, pos: &P, ply: u32, material_changed: bool) {
         let findings = &mut self.findings;
         let tracking_repetitions =
             findings.threefold_ply.is_none() || findings.termination.is_none();
-        let occurrences = if tracking_repetitions { self.table.record(self.hash) } else { 0 };
+        let occurrences = if tracking_repetitions { self.table.record(Seen::of(pos)) } else { 0 };
         if occurrences >= 3 && findings.threefold_ply.is_none() {
             findings.threefold_ply = Some(ply);
         }
@@ -287,10 +298,10 @@ mod tests {
         let mut ply = 0;
         for san in sans.split_whitespace() {
             let m = san.parse::<San>().unwrap().to_move(&pos).unwrap();
-            let incremental = rules.before_move(&pos, m);
+            rules.before_move(&pos, m);
             pos.play_unchecked(m);
             ply += 1;
-            rules.after_move(&pos, ply, m, incremental);
+            rules.after_move(&pos, ply, m);
         }
         rules.finish(&pos, ply)
     }
@@ -377,12 +388,28 @@ mod tests {
     }
 
     #[test]
+    fn a_capturable_en_passant_square_makes_a_different_position() {
+        // After e4 (ply 1) the d4 pawn may take en passant; the same board
+        // with Black to move recurs at plies 5 and 9 without that right.
+        // Counting ply 1 as the same position would claim threefold at ply
+        // 9. With a second shuffle, the position after ...Kd8 (plies 2, 6,
+        // 10) is the first to occur three times.
+        let fen = Some("4k3/8/8/8/3p4/8/4P3/4K2N w - - 0 1");
+        let shuffle = "Kd8 Ng3 Ke8 Nh1";
+        let findings = replay(fen, &format!("e4 Kd8 Ke2 Ke8 Ke1 {shuffle}"));
+        assert_eq!(findings.threefold_ply, None);
+        let findings = replay(fen, &format!("e4 Kd8 Ke2 Ke8 Ke1 {shuffle} {shuffle}"));
+        assert_eq!(findings.threefold_ply, Some(10));
+    }
+
+    #[test]
     fn long_shuffles_switch_to_the_hash_map_and_still_count() {
+        let seen = |i: u64| Seen { key: i, board: Board::new(), en_passant: false };
         let mut table = RepetitionTable::default();
-        for i in 0..1000u64 {
-            assert_eq!(table.record(i), 1);
+        for i in 0..1000 {
+            assert_eq!(table.record(seen(i)), 1);
         }
-        assert_eq!(table.record(998), 2);
-        assert_eq!(table.record(998), 3);
+        assert_eq!(table.record(seen(998)), 2);
+        assert_eq!(table.record(seen(998)), 3);
     }
 }

@@ -37,6 +37,11 @@ pub struct TagSet {
 }
 
 impl TagSet {
+    /// The value of roster tag `name`.
+    pub fn get(&self, name: &str) -> Option<&str> {
+        ROSTER.iter().position(|&n| n == name).and_then(|i| self.roster[i].as_deref())
+    }
+
     /// Takes the value of roster tag `name` out of the set (the record owns
     /// it from then on; the set is reset for the next game anyway).
     pub fn take(&mut self, name: &str) -> Option<String> {

@@ -167,6 +167,7 @@ mod tests {
             moves_hash: 0,
             offset: 0,
             length: 0,
+            export: None,
         };
         let mut wtr = csv::Writer::from_writer(Vec::new());
         wtr.serialize(Row::from(&record)).unwrap();

@@ -8,11 +8,14 @@
 mod csv;
 mod diagnostics;
 mod jsonl;
+mod pgn;
 mod summary;
 
 use std::io;
 
-pub use self::{csv::CsvSink, diagnostics::DiagnosticsSink, jsonl::JsonlSink, summary::Summary};
+pub use self::{
+    csv::CsvSink, diagnostics::DiagnosticsSink, jsonl::JsonlSink, pgn::PgnSink, summary::Summary,
+};
 use crate::{input::InputError, record::GameRecord};
 
 /// Receives records in file order.

@@ -7,9 +7,13 @@
 //! game that must be read normally.
 //! `validate`: the diagnostics, summary and exit codes of `arbiter validate`.
 //! `paths`: every way of reading input gives the same records.
+//! `stats`: `stats` tables from hand counts; shards + `merge` == one run.
+//! `fmt`: export format, stable, faithful, and safe in place.
 
 mod bad_input;
+mod fmt;
 mod paths;
 mod rules;
+mod stats;
 mod util;
 mod validate;

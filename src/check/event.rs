@@ -1,0 +1,165 @@
+//! A game read as part of an event: its tags, round, board and result, and
+//! the grouping of games into events.
+//!
+//! Input: `GameRecord`s replayed with `keep_tags`; output: plain values the
+//! checks and the crosstable share. Reads only the record, never PGN.
+
+use crate::record::GameRecord;
+
+/// The value of tag `name` (its first occurrence), trimmed; `None` when the
+/// game has no such tag.
+pub fn tag<'a>(record: &'a GameRecord, name: &str) -> Option<&'a str> {
+    record.tags.iter().find(|(n, _)| n == name).map(|(_, value)| value.trim())
+}
+
+/// A tag value that says something: not empty, `?` or `-`.
+pub fn known(value: Option<&str>) -> Option<&str> {
+    value.filter(|v| !matches!(*v, "" | "?" | "-"))
+}
+
+/// Where a game stands in the schedule.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Slot {
+    /// The round: `N` of a `Round` tag `N` or `N.M`.
+    pub round: u32,
+    /// The board: the `Board` tag, else `M` of a `Round` tag `N.M` (the
+    /// TWIC and broadcast convention).
+    pub board: Option<u32>,
+}
+
+/// The game's round and board; `None` when the Round tag is missing,
+/// unknown (`?`, `-`) or not of the form `N` or `N.M`.
+pub fn slot(record: &GameRecord) -> Option<Slot> {
+    let round = known(record.round.as_deref().map(str::trim))?;
+    let mut parts = round.split('.');
+    let number = |part: Option<&str>| part.and_then(|p| p.parse::<u32>().ok());
+    let round = number(parts.next())?;
+    let sub = parts.next();
+    if parts.next().is_some() || (sub.is_some() && number(sub).is_none()) {
+        return None;
+    }
+    let board = tag(record, "Board").and_then(|b| b.parse().ok()).or_else(|| number(sub));
+    Some(Slot { round, board })
+}
+
+/// A game's result, from the Result tag, else the movetext's marker.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    /// `1-0`.
+    WhiteWins,
+    /// `0-1`.
+    BlackWins,
+    /// `1/2-1/2`.
+    Draw,
+    /// `*`: unfinished or unknown.
+    Unfinished,
+}
+
+impl Outcome {
+    /// White's points in half-points (2 = win, 1 = draw), `None` for `*`.
+    pub fn white_halves(self) -> Option<u32> {
+        match self {
+            Outcome::WhiteWins => Some(2),
+            Outcome::Draw => Some(1),
+            Outcome::BlackWins => Some(0),
+            Outcome::Unfinished => None,
+        }
+    }
+
+    /// Whether one side won.
+    pub fn is_decisive(self) -> bool {
+        matches!(self, Outcome::WhiteWins | Outcome::BlackWins)
+    }
+}
+
+/// The game's outcome: the Result tag when it is one of the four results,
+/// else the movetext's result marker; `None` when neither is.
+pub fn outcome(record: &GameRecord) -> Option<Outcome> {
+    let parse = |text: Option<&str>| match text.map(str::trim) {
+        Some("1-0") => Some(Outcome::WhiteWins),
+        Some("0-1") => Some(Outcome::BlackWins),
+        Some("1/2-1/2") => Some(Outcome::Draw),
+        Some("*") => Some(Outcome::Unfinished),
+        _ => None,
+    };
+    parse(record.result.as_deref()).or_else(|| parse(record.result_marker.as_deref()))
+}
+
+/// A player's name as written, trimmed; `None` when missing or unknown.
+pub fn player(name: Option<&String>) -> Option<&str> {
+    known(name.map(|n| n.trim()))
+}
+
+/// The games of one event.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Event {
+    /// The `Event` tag (trimmed), `None` for games without one.
+    pub name: Option<String>,
+    /// Indices into the records, in input order.
+    pub games: Vec<usize>,
+}
+
+/// Groups the records by their `Event` tag, events in order of first
+/// appearance.
+pub fn events(records: &[GameRecord]) -> Vec<Event> {
+    let mut events: Vec<Event> = Vec::new();
+    for (i, record) in records.iter().enumerate() {
+        let name = record.event.as_deref().map(str::trim);
+        match events.iter_mut().find(|e| e.name.as_deref() == name) {
+            Some(event) => event.games.push(i),
+            None => events.push(Event { name: name.map(str::to_owned), games: vec![i] }),
+        }
+    }
+    events
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::{chunk::Chunk, options::ReplayOptions, replay::Replayer};
+
+    /// The records of `pgn`, replayed as `check` replays them.
+    pub fn replay(pgn: &str) -> Vec<GameRecord> {
+        let chunk = Chunk::from_bytes("t.pgn", pgn.as_bytes().to_vec());
+        let mut records = Vec::new();
+        let options = ReplayOptions { keep_tags: true, ..ReplayOptions::default() };
+        Replayer::new(options).replay(&chunk, &mut records);
+        for (i, record) in records.iter_mut().enumerate() {
+            record.index = i as u64 + 1;
+        }
+        records
+    }
+
+    /// A game of one move (`1. e4`) with the given tags; its result marker
+    /// is its Result tag, else `*`.
+    pub fn record(tags: &[(&str, &str)]) -> GameRecord {
+        let mut pgn: String = tags.iter().map(|(n, v)| format!("[{n} \"{v}\"]\n")).collect();
+        let result = tags.iter().find(|(n, _)| *n == "Result").map_or("*", |(_, v)| v);
+        pgn.push_str(&format!("\n1. e4 {result}\n"));
+        replay(&pgn).remove(0)
+    }
+
+    #[test]
+    fn rounds_and_boards() {
+        let slot_of = |round: &str, board: Option<&str>| {
+            let mut tags = vec![("Round", round)];
+            tags.extend(board.map(|b| ("Board", b)));
+            slot(&record(&tags))
+        };
+        assert_eq!(slot_of("3", None), Some(Slot { round: 3, board: None }));
+        assert_eq!(slot_of("3.2", None), Some(Slot { round: 3, board: Some(2) }));
+        assert_eq!(slot_of("3", Some("4")), Some(Slot { round: 3, board: Some(4) }));
+        for bad in ["?", "-", "", "R3", "3.x", "3.1.1"] {
+            assert_eq!(slot_of(bad, None), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn the_result_tag_comes_before_the_marker() {
+        let mut game = record(&[("Result", "1-0")]);
+        game.result_marker = Some("0-1".into());
+        assert_eq!(outcome(&game), Some(Outcome::WhiteWins));
+        game.result = Some("1:0".into());
+        assert_eq!(outcome(&game), Some(Outcome::BlackWins));
+    }
+}

@@ -1,0 +1,133 @@
+//! `arbiter check`: everything `validate` finds about each game, plus the
+//! checks across the games of an event that an arbiter runs before
+//! publishing a tournament's PGN.
+//!
+//! Input: the `GameRecord`s of the whole input, in input order, replayed
+//! with `keep_tags` (see [`Collect`]); output: a [`Report`] of
+//! [`Finding`]s, each with a [`Code`] from `codes.rs` and a location. The
+//! checks never re-parse PGN: `games` maps each record's own findings,
+//! `headers` reads tags, `players` resolves who is who, `pairings` checks
+//! rounds, boards, meetings and duplicates. `report` renders the findings.
+
+pub mod config;
+pub mod event;
+mod games;
+mod headers;
+mod pairings;
+pub mod players;
+pub mod report;
+
+use std::{
+    collections::{BTreeMap, BTreeSet},
+    io,
+};
+
+use serde::Deserialize;
+
+use crate::{
+    codes::Code,
+    record::{GameRecord, Termination},
+    sink::Sink,
+};
+
+/// One finding: what (the code and a message) and where.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Finding {
+    /// What kind of finding; severity and hint come from its table row.
+    pub code: Code,
+    /// The game it is about, as an index into the checked records.
+    pub record: usize,
+    /// 1-based line in the game's file: the offending move or tag when
+    /// known, else the game's first line.
+    pub line: u64,
+    /// 1-based ply the finding is about (0 = the start position), when it
+    /// is about a move.
+    pub ply: Option<u32>,
+    /// A one-line explanation naming the move, tag, player or game.
+    pub message: String,
+    /// The position before the offending move, as FEN.
+    pub fen: Option<String>,
+}
+
+impl Finding {
+    /// A finding about game `record` as a whole, located at its first line.
+    pub fn game(code: Code, record: usize, game: &GameRecord, message: String) -> Finding {
+        Finding { code, record, line: game.line, ply: None, message, fen: None }
+    }
+}
+
+/// How often two players may meet, by the event's format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum EventFormat {
+    /// Swiss system: no two players meet twice (FIDE C.04.1).
+    Swiss,
+    /// Each player meets each other once.
+    RoundRobin,
+    /// Each player meets each other twice.
+    DoubleRoundRobin,
+    /// A match or a knock-out mini-match: the same players meet in every
+    /// round.
+    Match,
+}
+
+/// What `check` is told about the event, resolved from the command line
+/// and the configuration file.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CheckOptions {
+    /// The event's format; `None`: any repeated pairing is listed for
+    /// review (W411).
+    pub format: Option<EventFormat>,
+    /// The event's number of rounds. Without a format, it gives the number
+    /// of meetings allowed: one per cycle of a round robin of the players
+    /// seen (so a Swiss shorter than one cycle allows one).
+    pub rounds: Option<u32>,
+    /// Codes not reported.
+    pub disabled: BTreeSet<Code>,
+}
+
+/// Everything `check` found.
+#[derive(Debug, Default)]
+pub struct Report {
+    /// The findings in input order (by game, then line, then code).
+    pub findings: Vec<Finding>,
+    /// Draws scored 1/2-1/2 that the final position confirms: the game
+    /// ended automatically (stalemate, dead position, fivefold repetition,
+    /// 75-move rule), counted by kind.
+    pub confirmed_draws: BTreeMap<Termination, u64>,
+}
+
+/// Checks `records` (the whole input, in input order).
+pub fn check(records: &[GameRecord], options: &CheckOptions) -> Report {
+    let mut report = Report::default();
+    let findings = &mut report.findings;
+    for (i, record) in records.iter().enumerate() {
+        games::check(i, record, findings, &mut report.confirmed_draws);
+        headers::check(i, record, findings);
+    }
+    let events = event::events(records);
+    headers::check_events(records, &events, findings);
+    let copies = pairings::duplicates(records, findings);
+    for event in &events {
+        let players = players::identify(records, &event.games, findings);
+        pairings::check(records, event, &players, &copies, options, findings);
+    }
+    findings.retain(|f| !options.disabled.contains(&f.code));
+    findings.sort_by_key(|f| (f.record, f.line, f.code));
+    report
+}
+
+/// A sink that keeps every record, for the commands that look across
+/// games (a tournament's file is small).
+#[derive(Debug, Default)]
+pub struct Collect {
+    /// The records, in input order.
+    pub records: Vec<GameRecord>,
+}
+
+impl Sink for Collect {
+    fn record(&mut self, record: &GameRecord) -> io::Result<()> {
+        self.records.push(record.clone());
+        Ok(())
+    }
+}

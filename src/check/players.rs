@@ -1,0 +1,378 @@
+//! Players: who is who across the games of an event.
+//!
+//! Input: the records of one event; output: a player number for each side
+//! of each game (spelling variants of one name resolved to one player) and
+//! the findings `name-variant` (W203), `rating-changed` (W201),
+//! `title-changed` (W202) and `fide-id-changed` (W204). Names are compared
+//! folded: case, accents, punctuation and word order ignored; initials
+//! match the names they abbreviate ("Carlsen,M" ~ "Magnus Carlsen").
+
+use std::collections::HashMap;
+
+use unicode_normalization::UnicodeNormalization;
+
+use super::{Finding, event};
+use crate::{codes::Code, record::GameRecord};
+
+/// The words of a name, folded: lower case, accents removed, split at
+/// anything that is not a letter or a digit. `"Carlsén, Magnus"` →
+/// `["carlsen", "magnus"]`.
+pub fn fold(name: &str) -> Vec<String> {
+    let mut folded = String::with_capacity(name.len());
+    for c in name.nfd() {
+        if is_combining_mark(c) {
+            continue;
+        }
+        // Letters that do not decompose into a base letter and an accent.
+        let plain = match c {
+            'ø' | 'Ø' => "o",
+            'ł' | 'Ł' => "l",
+            'đ' | 'Đ' | 'ð' | 'Ð' => "d",
+            'ß' => "ss",
+            'æ' | 'Æ' => "ae",
+            'œ' | 'Œ' => "oe",
+            'þ' | 'Þ' => "th",
+            'ı' => "i",
+            c if c.is_alphanumeric() => {
+                folded.extend(c.to_lowercase());
+                continue;
+            }
+            _ => " ",
+        };
+        folded.push_str(plain);
+    }
+    folded.split_whitespace().map(str::to_owned).collect()
+}
+
+/// Unicode combining diacritical marks (the blocks NFD moves accents to).
+fn is_combining_mark(c: char) -> bool {
+    matches!(c, '\u{300}'..='\u{36f}' | '\u{1ab0}'..='\u{1aff}' | '\u{1dc0}'..='\u{1dff}' | '\u{20d0}'..='\u{20ff}' | '\u{fe20}'..='\u{fe2f}')
+}
+
+/// Names longer than this many words are only compared whole (matching
+/// initials word by word is exponential in the number of words).
+const MAX_WORDS: usize = 8;
+
+/// Whether two folded names can be one person's: the shorter has at least
+/// two words, each matching a distinct word of the longer either exactly
+/// or as its initial, and at least one word of two letters or more matches
+/// exactly. Equal names after sorting their words are one person's too.
+pub fn compatible(a: &[String], b: &[String]) -> bool {
+    let (short, long) = if a.len() <= b.len() { (a, b) } else { (b, a) };
+    if sorted(short) == sorted(long) {
+        return !short.is_empty();
+    }
+    if short.len() < 2 || long.len() > MAX_WORDS {
+        return false;
+    }
+    assign(short, long, &mut [false; MAX_WORDS], false)
+}
+
+/// Backtracking match of the words of `rest` to unused words of `long`.
+fn assign(rest: &[String], long: &[String], used: &mut [bool; MAX_WORDS], exact: bool) -> bool {
+    let Some((word, rest)) = rest.split_first() else { return exact };
+    for (j, other) in long.iter().enumerate() {
+        if used[j] {
+            continue;
+        }
+        let same = word == other;
+        let initial = |i: &str, full: &str| {
+            let mut chars = i.chars();
+            chars.next().is_some_and(|c| chars.next().is_none() && full.starts_with(c))
+        };
+        if same || initial(word, other) || initial(other, word) {
+            used[j] = true;
+            if assign(rest, long, used, exact || (same && word.chars().nth(1).is_some())) {
+                return true;
+            }
+            used[j] = false;
+        }
+    }
+    false
+}
+
+fn sorted(words: &[String]) -> Vec<&str> {
+    let mut words: Vec<&str> = words.iter().map(String::as_str).collect();
+    words.sort_unstable();
+    words
+}
+
+/// Whether two names as written can be one person's.
+pub fn same_person(a: &str, b: &str) -> bool {
+    compatible(&fold(a), &fold(b))
+}
+
+/// The players of one event.
+#[derive(Debug, Default)]
+pub struct Players {
+    /// The spelling used most often for each player (the first seen on a
+    /// tie), indexed by player number.
+    pub names: Vec<String>,
+    /// White's and Black's player numbers for each game, by record index;
+    /// `None` for a side whose name is missing or `?`.
+    pub sides: HashMap<usize, [Option<usize>; 2]>,
+}
+
+/// One way a name is written in the event.
+struct Spelling<'a> {
+    text: &'a str,
+    words: Vec<String>,
+    games: usize,
+    /// Record index of the first game with this spelling.
+    first: usize,
+}
+
+/// A tiny union-find over spellings.
+struct Clusters(Vec<usize>);
+
+impl Clusters {
+    fn root(&mut self, mut i: usize) -> usize {
+        while self.0[i] != i {
+            self.0[i] = self.0[self.0[i]];
+            i = self.0[i];
+        }
+        i
+    }
+
+    fn join(&mut self, a: usize, b: usize) {
+        let (a, b) = (self.root(a), self.root(b));
+        // The earlier spelling stays the root: deterministic output.
+        let (low, high) = (a.min(b), a.max(b));
+        self.0[high] = low;
+    }
+}
+
+/// Buckets larger than this (a very common word such as "Li" in a large
+/// open) are not searched for initials: it would be quadratic.
+const MAX_BUCKET: usize = 64;
+
+/// Resolves the players of the event made of `games` (record indices in
+/// input order) and reports spelling variants and changing player data.
+pub fn identify(records: &[GameRecord], games: &[usize], findings: &mut Vec<Finding>) -> Players {
+    let mut spellings: Vec<Spelling<'_>> = Vec::new();
+    let mut by_text: HashMap<&str, usize> = HashMap::new();
+    let mut side_spellings: Vec<(usize, [Option<usize>; 2])> = Vec::new();
+    for &i in games {
+        let record = &records[i];
+        let mut sides = [None, None];
+        for (side, name) in [&record.white, &record.black].into_iter().enumerate() {
+            let Some(text) = event::player(name.as_ref()) else { continue };
+            let id = *by_text.entry(text).or_insert_with(|| {
+                spellings.push(Spelling { text, words: fold(text), games: 0, first: i });
+                spellings.len() - 1
+            });
+            spellings[id].games += 1;
+            sides[side] = Some(id);
+        }
+        side_spellings.push((i, sides));
+    }
+    let mut clusters = cluster(records, &spellings, &side_spellings);
+    // Player numbers in order of first appearance; the name is the
+    // spelling used most often.
+    let mut number_of_root: HashMap<usize, usize> = HashMap::new();
+    let mut players = Players::default();
+    let mut best: Vec<usize> = Vec::new();
+    let mut player_of = Vec::with_capacity(spellings.len());
+    for id in 0..spellings.len() {
+        let root = clusters.root(id);
+        let number = *number_of_root.entry(root).or_insert_with(|| {
+            best.push(id);
+            best.len() - 1
+        });
+        if spellings[id].games > spellings[best[number]].games {
+            best[number] = id;
+        }
+        player_of.push(number);
+    }
+    players.names = best.iter().map(|&id| spellings[id].text.to_owned()).collect();
+    for (id, spelling) in spellings.iter().enumerate() {
+        let canonical = &spellings[best[player_of[id]]];
+        if best[player_of[id]] != id {
+            findings.push(Finding::game(
+                Code::NameVariant,
+                spelling.first,
+                &records[spelling.first],
+                format!(
+                    "\"{}\" ({}) looks like a spelling of \"{}\" ({})",
+                    spelling.text,
+                    plural(spelling.games, "game"),
+                    canonical.text,
+                    plural(canonical.games, "game"),
+                ),
+            ));
+        }
+    }
+    for (i, sides) in side_spellings {
+        players.sides.insert(i, sides.map(|s| s.map(|id| player_of[id])));
+    }
+    check_player_data(records, games, &players, findings);
+    players
+}
+
+/// Joins spellings that are one player's: equal after folding, sharing a
+/// FIDE ID, or matching by initials one single other player.
+fn cluster(
+    records: &[GameRecord],
+    spellings: &[Spelling<'_>],
+    sides: &[(usize, [Option<usize>; 2])],
+) -> Clusters {
+    let mut clusters = Clusters((0..spellings.len()).collect());
+    let mut by_key: HashMap<Vec<&str>, usize> = HashMap::new();
+    for (id, spelling) in spellings.iter().enumerate() {
+        if spelling.words.is_empty() {
+            continue;
+        }
+        let first = *by_key.entry(sorted(&spelling.words)).or_insert(id);
+        clusters.join(first, id);
+    }
+    let mut by_fide_id: HashMap<&str, usize> = HashMap::new();
+    for (i, sides) in sides {
+        for (side, id) in sides.iter().enumerate() {
+            let (Some(id), Some(fide_id)) = (id, side_tag(&records[*i], side, "FideId")) else {
+                continue;
+            };
+            if fide_id.bytes().all(|b| b.is_ascii_digit()) && fide_id.trim_start_matches('0') != ""
+            {
+                let first = *by_fide_id.entry(fide_id).or_insert(*id);
+                clusters.join(first, *id);
+            }
+        }
+    }
+    let mut buckets: HashMap<&str, Vec<usize>> = HashMap::new();
+    for (id, spelling) in spellings.iter().enumerate() {
+        for word in spelling.words.iter().filter(|w| w.chars().nth(1).is_some()) {
+            buckets.entry(word).or_default().push(id);
+        }
+    }
+    for (id, spelling) in spellings.iter().enumerate() {
+        let mut roots = Vec::new();
+        for word in &spelling.words {
+            let Some(bucket) = buckets.get(word.as_str()).filter(|b| b.len() <= MAX_BUCKET) else {
+                continue;
+            };
+            for &other in bucket {
+                if other != id && compatible(&spelling.words, &spellings[other].words) {
+                    let root = clusters.root(other);
+                    if !roots.contains(&root) {
+                        roots.push(root);
+                    }
+                }
+            }
+        }
+        // An abbreviation that fits two players ("Li, C" beside "Li, Chao"
+        // and "Li, Cheng") stays apart: it cannot be resolved.
+        let own = clusters.root(id);
+        roots.retain(|&root| root != own);
+        if let [root] = roots[..] {
+            clusters.join(root, id);
+        }
+    }
+    clusters
+}
+
+/// `WhiteElo` for White (`side` 0) and `BlackElo` for Black, and so on.
+fn side_tag<'a>(record: &'a GameRecord, side: usize, suffix: &str) -> Option<&'a str> {
+    let colour = if side == 0 { "White" } else { "Black" };
+    event::known(event::tag(record, &format!("{colour}{suffix}")))
+}
+
+/// Reports ratings, titles and FIDE IDs that change for one player: each
+/// value other than the one in the player's first game, once, where it
+/// first appears.
+fn check_player_data(
+    records: &[GameRecord],
+    games: &[usize],
+    players: &Players,
+    findings: &mut Vec<Finding>,
+) {
+    for (suffix, code) in
+        [("Elo", Code::RatingChanged), ("Title", Code::TitleChanged), ("FideId", Code::FideIdChanged)]
+    {
+        // Per player: the values seen, the first with its game.
+        let mut seen: HashMap<usize, Vec<(&str, usize)>> = HashMap::new();
+        for &i in games {
+            let Some(sides) = players.sides.get(&i) else { continue };
+            for (side, player) in sides.iter().enumerate() {
+                let (Some(player), Some(value)) = (player, side_tag(&records[i], side, suffix))
+                else {
+                    continue;
+                };
+                let values = seen.entry(*player).or_default();
+                if values.iter().any(|(v, _)| *v == value) {
+                    continue;
+                }
+                if let Some(&(first, game)) = values.first() {
+                    let colour = if side == 0 { "White" } else { "Black" };
+                    findings.push(Finding::game(
+                        code,
+                        i,
+                        &records[i],
+                        format!(
+                            "{colour}{suffix} \"{value}\" for {}, but \"{first}\" in game {} (line {})",
+                            players.names[*player], records[game].index, records[game].line
+                        ),
+                    ));
+                }
+                values.push((value, i));
+            }
+        }
+    }
+}
+
+/// `1 game`, `3 games`.
+pub fn plural(n: usize, word: &str) -> String {
+    format!("{n} {word}{}", if n == 1 { "" } else { "s" })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check::event::tests::record;
+
+    #[test]
+    fn folding_ignores_case_accents_punctuation() {
+        assert_eq!(fold("Carlsén,  Magnus"), ["carlsen", "magnus"]);
+        assert_eq!(fold("VACHIER-LAGRAVE, M."), ["vachier", "lagrave", "m"]);
+        assert_eq!(fold("Øystein Łukasz Straße"), ["oystein", "lukasz", "strasse"]);
+        assert_eq!(fold("Ding Liren"), ["ding", "liren"]);
+    }
+
+    #[test]
+    fn spelling_variants_of_one_name() {
+        for (a, b) in [
+            ("Carlsen, Magnus", "Carlsen,M"),
+            ("Carlsen, Magnus", "Magnus Carlsen"),
+            ("Carlsen, Magnus", "carlsen, magnus"),
+            ("Carlsen, Magnus", "Carlsén, Magnus"),
+            ("Carlsen, Magnus", "M. Carlsen"),
+            ("Carlsen, Magnus Oen", "Carlsen, M"),
+        ] {
+            assert!(same_person(a, b), "{a} ~ {b}");
+        }
+        for (a, b) in [
+            ("Carlsen, Magnus", "Carlsen, Martin"),
+            ("Carlsen, Magnus", "Carlsen"),
+            ("Li, C", "Wang, C"),
+            ("M, C", "Magnus Carlsen"),
+        ] {
+            assert!(!same_person(a, b), "{a} !~ {b}");
+        }
+    }
+
+    #[test]
+    fn an_ambiguous_abbreviation_joins_no_one() {
+        let games: Vec<GameRecord> = [
+            ("Li, Chao", "Li, Cheng"),
+            ("Li, C", "Carlsen, Magnus"),
+            ("Carlsen,M", "Li, Chao"),
+        ]
+        .iter()
+        .map(|(w, b)| record(&[("White", w), ("Black", b)]))
+        .collect();
+        let mut findings = Vec::new();
+        let players = identify(&games, &[0, 1, 2], &mut findings);
+        assert_eq!(players.names, ["Li, Chao", "Li, Cheng", "Li, C", "Carlsen, Magnus"]);
+        let variants: Vec<_> = findings.iter().map(|f| (f.code, f.record)).collect();
+        assert_eq!(variants, [(Code::NameVariant, 2)]);
+    }
+}

@@ -1,0 +1,86 @@
+//! `arbiter check`: replays every game keeping its tags, runs the checks
+//! across the games, renders the findings and a summary. The exit status
+//! says whether errors (or, with `--deny warnings`, any findings) remain.
+
+use std::{
+    fs,
+    io::{self, Write},
+    path::{Path, PathBuf},
+};
+
+use anyhow::Context;
+
+use crate::{
+    check::{
+        self, CheckOptions, Collect, EventFormat,
+        config::{self, Config},
+        report::{self, Format, Totals},
+    },
+    cli::{CheckArgs, CheckFormat, Deny},
+    exit::ExitStatus,
+    options::ReplayOptions,
+    pipeline,
+};
+
+/// Runs `check`.
+pub fn run(args: CheckArgs) -> anyhow::Result<ExitStatus> {
+    if args.list_codes {
+        report::list_codes(&mut io::stdout().lock())?;
+        return Ok(ExitStatus::Clean);
+    }
+    let config = load_config(args.config.as_deref())?;
+    let options = CheckOptions {
+        format: if args.double_round_robin {
+            Some(EventFormat::DoubleRoundRobin)
+        } else {
+            config.event.format
+        },
+        rounds: args.rounds.or(config.event.rounds),
+        disabled: config.disabled()?,
+    };
+    let deny_warnings = config.check.deny_warnings || args.deny.contains(&Deny::Warnings);
+    let run = super::resolve(&args.input, true);
+    let replay = ReplayOptions { keep_tags: true, ..run.replay };
+    let mut collect = Collect::default();
+    let summary = pipeline::run(&run.files, replay, run.pipeline, &run.progress, &mut collect)?;
+    let report = check::check(&collect.records, &options);
+    let format = match args.format {
+        CheckFormat::Text => Format::Text,
+        CheckFormat::Jsonl => Format::Jsonl,
+        CheckFormat::Sarif => Format::Sarif,
+    };
+    let records = &collect.records;
+    report::render(&report, records, format, &mut io::stdout().lock())?;
+    // The summary goes with text diagnostics, or to stderr beside data.
+    let mut summary_wtr: Box<dyn Write> = match format {
+        Format::Text => Box::new(io::stdout().lock()),
+        Format::Jsonl | Format::Sarif => Box::new(io::stderr().lock()),
+    };
+    let files = summary.files + summary.input_errors;
+    report::summary(&report, records.len(), files, &options.disabled, &mut summary_wtr)?;
+    let totals = Totals::of(&report);
+    Ok(if summary.input_errors > 0 {
+        ExitStatus::Error
+    } else if totals.errors > 0 || (deny_warnings && totals.warnings > 0) {
+        ExitStatus::Findings
+    } else {
+        ExitStatus::Clean
+    })
+}
+
+/// Reads the configuration: `path` when given (it must exist), else
+/// `arbiter.toml` in the current directory when there is one.
+fn load_config(path: Option<&Path>) -> anyhow::Result<Config> {
+    let (path, required) = match path {
+        Some(path) => (path.to_path_buf(), true),
+        None => (PathBuf::from(config::FILE_NAME), false),
+    };
+    let text = match fs::read_to_string(&path) {
+        Ok(text) => text,
+        Err(error) if !required && error.kind() == io::ErrorKind::NotFound => {
+            return Ok(Config::default());
+        }
+        Err(error) => return Err(error).with_context(|| format!("reading {}", path.display())),
+    };
+    Config::parse(&text).with_context(|| format!("in {}", path.display()))
+}

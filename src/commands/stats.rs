@@ -1,0 +1,35 @@
+//! `arbiter stats`: replays every game, folds the records into `Stats` on
+//! the worker threads, and writes the report or the partial the command
+//! line asks for.
+
+use std::io;
+
+use crate::{
+    cli::{ReportArgs, StatsArgs},
+    exit::ExitStatus,
+    pipeline,
+    stats::{Stats, report},
+};
+
+/// Runs `stats`.
+pub fn run(args: StatsArgs) -> anyhow::Result<ExitStatus> {
+    let mut run = super::resolve(&args.input, false);
+    // The tables are keyed by tags beyond the roster, and by opening.
+    run.replay.keep_tags = true;
+    run.replay.classify_openings = true;
+    let (stats, inputs) =
+        pipeline::fold(&run.files, run.replay, run.pipeline, &run.progress, Stats::add)?;
+    report::write(&stats, &outputs(&args.report), &mut io::stdout().lock())?;
+    Ok(if inputs.input_errors > 0 { ExitStatus::Error } else { ExitStatus::Clean })
+}
+
+/// The outputs `stats` and `merge` are asked for.
+pub(super) fn outputs(args: &ReportArgs) -> report::Outputs {
+    report::Outputs {
+        csv: args.csv.clone(),
+        json: args.json,
+        plot: args.plot.clone(),
+        top: args.top,
+        partial: args.partial.clone(),
+    }
+}

@@ -1,0 +1,276 @@
+//! What the statistics read from one game: its outcome and the tags they
+//! are keyed by (ratings, date, time control, opening, `Termination`).
+//!
+//! Input: a `GameRecord` (with `tags` kept and openings classified);
+//! output: `GameFacts`, borrowed from the record. Tag values are
+//! interpreted here and nowhere else; malformed values count as absent.
+//! No I/O, no aggregation.
+
+use serde::{Deserialize, Serialize};
+
+use crate::{openings::OpeningBook, record::GameRecord};
+
+/// A game's result, from White's side.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    /// `1-0`.
+    WhiteWin,
+    /// `1/2-1/2`.
+    Draw,
+    /// `0-1`.
+    BlackWin,
+    /// `*`: the game is not finished.
+    Unfinished,
+    /// No result, or none of the four.
+    Other,
+}
+
+impl Outcome {
+    /// The outcome a result string stands for.
+    pub fn parse(result: Option<&str>) -> Outcome {
+        match result {
+            Some("1-0") => Outcome::WhiteWin,
+            Some("1/2-1/2") => Outcome::Draw,
+            Some("0-1") => Outcome::BlackWin,
+            Some("*") => Outcome::Unfinished,
+            _ => Outcome::Other,
+        }
+    }
+
+    /// The game's outcome: its `Result` tag; when that is missing or none
+    /// of `1-0`, `0-1`, `1/2-1/2`, `*`, the movetext's result marker (as
+    /// replay judges results).
+    pub fn of(record: &GameRecord) -> Outcome {
+        match Outcome::parse(record.result.as_deref()) {
+            Outcome::Other => Outcome::parse(record.result_marker.as_deref()),
+            outcome => outcome,
+        }
+    }
+
+    /// White's points doubled (win 2, draw 1, loss 0), for decided games.
+    pub fn white_points_x2(self) -> Option<u64> {
+        match self {
+            Outcome::WhiteWin => Some(2),
+            Outcome::Draw => Some(1),
+            Outcome::BlackWin => Some(0),
+            Outcome::Unfinished | Outcome::Other => None,
+        }
+    }
+}
+
+/// Lichess's speed classes, by estimated duration = base + 40 × increment
+/// seconds (lila's `Speed`), plus `unknown`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Speed {
+    /// Under 30 s.
+    UltraBullet,
+    /// 30 s to 179 s.
+    Bullet,
+    /// 180 s to 479 s.
+    Blitz,
+    /// 480 s to 1499 s.
+    Rapid,
+    /// 1500 s to 21599 s, and `moves/seconds` controls of classical games.
+    Classical,
+    /// 21600 s (6 h) or more, or `-` (lichess's tag for correspondence).
+    Correspondence,
+    /// No `TimeControl` tag, `?`, or a value that cannot be read.
+    Unknown,
+}
+
+impl Speed {
+    /// Every class, fastest first.
+    pub const ALL: [Speed; 7] = [
+        Speed::UltraBullet,
+        Speed::Bullet,
+        Speed::Blitz,
+        Speed::Rapid,
+        Speed::Classical,
+        Speed::Correspondence,
+        Speed::Unknown,
+    ];
+
+    /// The class's name in every output.
+    pub fn name(self) -> &'static str {
+        match self {
+            Speed::UltraBullet => "ultrabullet",
+            Speed::Bullet => "bullet",
+            Speed::Blitz => "blitz",
+            Speed::Rapid => "rapid",
+            Speed::Classical => "classical",
+            Speed::Correspondence => "correspondence",
+            Speed::Unknown => "unknown",
+        }
+    }
+
+    /// The estimated durations in seconds the class covers, inclusive
+    /// (`None` for an open end, or for `unknown`).
+    pub fn seconds(self) -> (Option<u64>, Option<u64>) {
+        match self {
+            Speed::UltraBullet => (Some(0), Some(29)),
+            Speed::Bullet => (Some(30), Some(179)),
+            Speed::Blitz => (Some(180), Some(479)),
+            Speed::Rapid => (Some(480), Some(1499)),
+            Speed::Classical => (Some(1500), Some(21599)),
+            Speed::Correspondence => (Some(21600), None),
+            Speed::Unknown => (None, None),
+        }
+    }
+
+    /// The class of a `TimeControl` tag value: `base+increment` or `base`
+    /// in seconds (lichess, PGN standard), `moves/seconds` with further
+    /// periods after `:` (the first period's time counts), `*seconds`
+    /// (sandclock), `-` (correspondence on lichess).
+    pub fn of(time_control: Option<&str>) -> Speed {
+        let Some(value) = time_control.map(str::trim) else { return Speed::Unknown };
+        if value == "-" {
+            return Speed::Correspondence;
+        }
+        let first = value.split(':').next().unwrap_or(value);
+        let (base, increment) = first.split_once('+').unwrap_or((first, "0"));
+        let base = base.rsplit('/').next().unwrap_or(base);
+        let base = base.strip_prefix('*').unwrap_or(base);
+        let (Ok(base), Ok(increment)) = (base.parse::<u64>(), increment.parse::<u64>()) else {
+            return Speed::Unknown;
+        };
+        let estimate = base.saturating_add(increment.saturating_mul(40));
+        Speed::ALL
+            .into_iter()
+            .find(|speed| speed.seconds().1.is_none_or(|max| estimate <= max))
+            .unwrap_or(Speed::Correspondence)
+    }
+}
+
+/// The tags the statistics are keyed by, interpreted.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameFacts<'a> {
+    /// White's and Black's rating (`WhiteElo`, `BlackElo`), when a
+    /// positive whole number.
+    pub elo: [Option<u32>; 2],
+    /// `year × 100 + month` from `UTCDate`, else `Date` (month 0 when
+    /// unknown); `None` when the year is unknown.
+    pub month: Option<u32>,
+    /// The time-control class.
+    pub speed: Speed,
+    /// ECO code and opening name (see [`GameFacts::of`]); empty when
+    /// unknown.
+    pub opening: (&'a str, &'a str),
+    /// The `Termination` tag.
+    pub termination: Option<&'a str>,
+}
+
+impl<'a> GameFacts<'a> {
+    /// Reads a record's tags (the first of duplicated tags counts). The
+    /// opening is the `ECO` and `Opening` tags when present (ignoring `?`);
+    /// what is missing comes from the book opening replay classified the
+    /// game as, whose name is taken only when its ECO code is the one used.
+    pub fn of(record: &'a GameRecord) -> GameFacts<'a> {
+        let [mut white_elo, mut black_elo, mut date, mut utc_date, mut time_control] = [None; 5];
+        let [mut eco, mut name, mut termination] = [None; 3];
+        for (tag, value) in &record.tags {
+            let slot = match tag.as_str() {
+                "WhiteElo" => &mut white_elo,
+                "BlackElo" => &mut black_elo,
+                "Date" => &mut date,
+                "UTCDate" => &mut utc_date,
+                "TimeControl" => &mut time_control,
+                "ECO" => &mut eco,
+                "Opening" => &mut name,
+                "Termination" => &mut termination,
+                _ => continue,
+            };
+            slot.get_or_insert(value.as_str());
+        }
+        let known =
+            |value: Option<&'a str>| value.map(str::trim).filter(|v| !v.is_empty() && *v != "?");
+        let (mut eco, mut name) = (known(eco), known(name));
+        if let Some(book) = record.opening.and_then(|id| OpeningBook::standard().get(id)) {
+            let eco = eco.get_or_insert(&book.eco);
+            if *eco == book.eco {
+                name.get_or_insert(&book.name);
+            }
+        }
+        GameFacts {
+            elo: [rating(white_elo), rating(black_elo)],
+            month: utc_date.or(date).and_then(month),
+            speed: Speed::of(time_control),
+            opening: (eco.unwrap_or_default(), name.unwrap_or_default()),
+            termination: termination.map(str::trim),
+        }
+    }
+}
+
+/// A rating tag: a positive whole number.
+fn rating(value: Option<&str>) -> Option<u32> {
+    value.and_then(|v| v.trim().parse::<u32>().ok()).filter(|&elo| elo > 0)
+}
+
+/// `year × 100 + month` of a `YYYY.MM.DD` date whose year is known (month
+/// 0 when `??` or out of range).
+fn month(date: &str) -> Option<u32> {
+    let mut parts = date.trim().split('.');
+    let year = parts.next().filter(|y| y.len() == 4)?.parse::<u32>().ok()?;
+    let month = parts.next().and_then(|m| m.parse::<u32>().ok()).filter(|m| (1..=12).contains(m));
+    Some(year * 100 + month.unwrap_or(0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn time_controls_fall_in_lichess_classes() {
+        let cases = [
+            ("15+0", Speed::UltraBullet),
+            ("0+1", Speed::Bullet),
+            ("60+0", Speed::Bullet),
+            ("120+1", Speed::Bullet),
+            ("120+2", Speed::Blitz),
+            ("180+0", Speed::Blitz),
+            ("300+3", Speed::Blitz),
+            ("480+0", Speed::Rapid),
+            ("600+5", Speed::Rapid),
+            ("900+15", Speed::Classical),
+            ("1800+0", Speed::Classical),
+            ("40/7200:3600", Speed::Classical),
+            ("*60", Speed::Bullet),
+            ("-", Speed::Correspondence),
+            ("86400", Speed::Correspondence),
+            ("?", Speed::Unknown),
+            ("blitz", Speed::Unknown),
+        ];
+        for (tag, speed) in cases {
+            assert_eq!(Speed::of(Some(tag)), speed, "{tag}");
+        }
+        assert_eq!(Speed::of(None), Speed::Unknown);
+    }
+
+    #[test]
+    fn dates_give_year_and_month() {
+        assert_eq!(month("2023.05.10"), Some(202305));
+        assert_eq!(month("1951.??.??"), Some(195100));
+        assert_eq!(month("1951.13.01"), Some(195100));
+        assert_eq!(month("????.??.??"), None);
+        assert_eq!(month("95.01.01"), None);
+    }
+
+    #[test]
+    fn results_fall_back_to_the_marker() {
+        assert_eq!(Outcome::parse(Some("1/2-1/2")), Outcome::Draw);
+        assert_eq!(Outcome::parse(Some("½-½")), Outcome::Other);
+        assert_eq!(Outcome::parse(None), Outcome::Other);
+        assert_eq!(Outcome::Draw.white_points_x2(), Some(1));
+        assert_eq!(Outcome::Unfinished.white_points_x2(), None);
+    }
+
+    #[test]
+    fn ratings_are_positive_numbers() {
+        assert_eq!(rating(Some("2983")), Some(2983));
+        assert_eq!(rating(Some(" 1500 ")), Some(1500));
+        assert_eq!(rating(Some("0")), None);
+        assert_eq!(rating(Some("?")), None);
+        assert_eq!(rating(Some("-")), None);
+        assert_eq!(rating(None), None);
+    }
+}

@@ -1,0 +1,196 @@
+//! `arbiter fmt`: export format that is stable (formatting twice gives the
+//! same bytes), faithful (the same positions, every comment and variation),
+//! checkable (`--check`) and safe in place (atomic; a failed write leaves
+//! the original intact).
+
+use std::fs;
+
+use serde_json::Value;
+
+use crate::util::{fixture, parse_jsonl, run};
+
+fn every_fixture() -> Vec<String> {
+    let mut paths = vec![fixture("sample.pgn")];
+    for dir in ["rules", "bad-input"] {
+        let full = fixture(dir);
+        let mut names: Vec<String> = fs::read_dir(&full)
+            .expect("fixture dir")
+            .map(|e| e.expect("dir entry").file_name().to_string_lossy().into_owned())
+            .filter(|n| n.ends_with(".pgn"))
+            .collect();
+        names.sort();
+        paths.extend(names.into_iter().map(|n| format!("{full}/{n}")));
+    }
+    paths
+}
+
+fn format(path: &str) -> Vec<u8> {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(["fmt", "-q", path])
+        .output()
+        .expect("run arbiter fmt");
+    assert_eq!(out.status.code(), Some(0), "{path}: {}", String::from_utf8_lossy(&out.stderr));
+    out.stdout
+}
+
+/// The facts about each game that formatting must not change.
+fn positions(path: &str) -> Vec<Value> {
+    let out = run(&["games", "--format", "jsonl", "--variations", path]);
+    parse_jsonl(&out.stdout)
+        .into_iter()
+        .map(|r| {
+            let keep = [
+                "valid",
+                "plies",
+                "termination",
+                "termination_ply",
+                "threefold_ply",
+                "fifty_ply",
+                "final_fen",
+                "white",
+                "black",
+            ];
+            Value::Object(keep.iter().map(|k| ((*k).to_owned(), r[*k].clone())).collect())
+        })
+        .collect()
+}
+
+/// Comment texts (whitespace folded) and the number of `(` outside
+/// comments, in the movetext of a PGN text.
+fn comments_and_variations(text: &str) -> (Vec<String>, usize) {
+    let mut comments = Vec::new();
+    let mut variations = 0;
+    let mut chars =
+        text.lines().filter(|l| !l.trim_start().starts_with('[')).collect::<Vec<_>>().join("\n");
+    chars.push('\n');
+    let mut rest = chars.as_str();
+    while let Some(i) = rest.find(['{', '(', ';']) {
+        let (before, after) = rest.split_at(i);
+        let _ = before;
+        match after.as_bytes()[0] {
+            b'(' => {
+                variations += 1;
+                rest = &after[1..];
+            }
+            b'{' => {
+                let end = after.find('}').unwrap_or(after.len());
+                comments.push(after[1..end].split_whitespace().collect::<Vec<_>>().join(" "));
+                rest = after.get(end + 1..).unwrap_or("");
+            }
+            _ => {
+                let end = after.find('\n').unwrap_or(after.len());
+                comments.push(after[1..end].split_whitespace().collect::<Vec<_>>().join(" "));
+                rest = &after[end..];
+            }
+        }
+    }
+    (comments, variations)
+}
+
+#[test]
+fn formatting_twice_gives_the_same_bytes() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    for path in every_fixture() {
+        let once = format(&path);
+        let copy = dir.path().join("once.pgn");
+        fs::write(&copy, &once).expect("write");
+        let twice = format(copy.to_str().expect("UTF-8 path"));
+        assert!(once == twice, "{path}: formatting is not idempotent");
+    }
+}
+
+#[test]
+fn formatted_games_replay_to_the_same_positions() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    for path in every_fixture() {
+        let formatted = dir.path().join("formatted.pgn");
+        fs::write(&formatted, format(&path)).expect("write");
+        assert_eq!(positions(formatted.to_str().expect("UTF-8 path")), positions(&path), "{path}");
+    }
+}
+
+#[test]
+fn every_comment_and_variation_is_kept() {
+    for name in ["sample.pgn", "rules/variations.pgn", "rules/notation.pgn"] {
+        let path = fixture(name);
+        let original = fs::read_to_string(&path).expect("UTF-8 fixture");
+        let formatted = String::from_utf8(format(&path)).expect("UTF-8 output");
+        let (got, want) = (comments_and_variations(&formatted), comments_and_variations(&original));
+        assert_eq!(got.1, want.1, "{name}: variations");
+        assert_eq!(got.0.len(), want.0.len(), "{name}: number of comments");
+        if let Some((g, w)) = got.0.iter().zip(&want.0).find(|(g, w)| g != w) {
+            panic!("{name}: comment {g:?} should be {w:?}");
+        }
+    }
+    let formatted = String::from_utf8(format(&fixture("sample.pgn"))).expect("UTF-8 output");
+    assert!(formatted.lines().all(|line| line.chars().count() <= 80), "a line is longer than 80");
+}
+
+#[test]
+fn check_lists_the_games_that_would_change() {
+    let path = fixture("sample.pgn");
+    let checked = run(&["fmt", "--check", &path]);
+    assert_eq!(checked.code, Some(1));
+    assert!(
+        checked.stdout.lines().any(|l| l.ends_with("would be reformatted")),
+        "{}",
+        checked.stdout
+    );
+    // The broken game 207 cannot be formatted and says so.
+    assert!(checked.stderr.contains("game 207: not formatted"), "{}", checked.stderr);
+
+    let dir = tempfile::tempdir().expect("temp dir");
+    let clean = dir.path().join("clean.pgn");
+    fs::write(&clean, format(&fixture("rules/checkmate.pgn"))).expect("write");
+    let checked = run(&["fmt", "--check", clean.to_str().expect("UTF-8 path")]);
+    assert_eq!(checked.code, Some(0), "{}{}", checked.stdout, checked.stderr);
+    assert_eq!(checked.stdout, "");
+}
+
+#[test]
+fn in_place_rewrites_the_file_atomically() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("games.pgn");
+    fs::copy(fixture("sample.pgn"), &file).expect("copy");
+    let path = file.to_str().expect("UTF-8 path");
+    let expected = format(path);
+    let done = run(&["fmt", "--in-place", path]);
+    assert_eq!(done.code, Some(0), "{}", done.stderr);
+    assert!(fs::read(&file).expect("read") == expected, "in-place output differs from fmt's");
+    assert_eq!(
+        fs::read_dir(dir.path()).expect("dir").count(),
+        1,
+        "a temporary file was left behind"
+    );
+}
+
+#[test]
+fn in_place_keeps_the_original_intact_when_writing_fails() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("games.pgn");
+    fs::copy(fixture("sample.pgn"), &file).expect("copy");
+    let original = fs::read(&file).expect("read");
+    let path = file.to_str().expect("UTF-8 path");
+    let failed = run(&["fmt", "--in-place", "--fail-after-bytes", "5000", path]);
+    assert_eq!(failed.code, Some(2));
+    assert!(failed.stderr.contains("left unchanged"), "{}", failed.stderr);
+    assert!(fs::read(&file).expect("read") == original, "the original file changed");
+    assert_eq!(
+        fs::read_dir(dir.path()).expect("dir").count(),
+        1,
+        "a temporary file was left behind"
+    );
+}
+
+#[test]
+fn in_place_refuses_standard_input_and_compressed_files() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("games.pgn.gz");
+    let bytes = b"\x1f\x8b\x08\x00\x00\x00\x00\x00";
+    fs::write(&file, bytes).expect("write");
+    let refused = run(&["fmt", "--in-place", file.to_str().expect("UTF-8 path")]);
+    assert_eq!(refused.code, Some(2));
+    assert!(refused.stderr.contains("compressed"), "{}", refused.stderr);
+    assert_eq!(fs::read(&file).expect("read"), bytes);
+    assert_eq!(run(&["fmt", "--in-place", "-"]).code, Some(2));
+}
