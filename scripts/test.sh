@@ -20,3 +20,5 @@ step "cargo doc -D warnings"
 RUSTDOCFLAGS="-D warnings" cargo doc --locked --no-deps --document-private-items --quiet
 step "differential test against python-chess"
 bash scripts/differential.sh
+step "every game of the shared corpus is reported"
+bash scripts/corpus_count.sh
