@@ -382,22 +382,29 @@ fn start_position(
 }
 
 /// Accepts a FEN position whose castling rights or en passant square cannot
-/// be right (as python-chess does), with a warning; rejects anything else.
+/// be right, or that has more material than a game could reach (lichess
+/// "From Position" games may start anywhere), as python-chess does, with a
+/// warning; rejects anything else (no king, a pawn on the back rank, the
+/// side not to move in check, ...).
 fn lenient<P>(
     pos: Result<P, PositionError<P>>,
     warnings: &mut Vec<Warning>,
     line: u64,
 ) -> Result<P, PositionError<P>> {
-    let fixable =
-        PositionErrorKinds::INVALID_CASTLING_RIGHTS | PositionErrorKinds::INVALID_EP_SQUARE;
+    let fixable = PositionErrorKinds::INVALID_CASTLING_RIGHTS
+        | PositionErrorKinds::INVALID_EP_SQUARE
+        | PositionErrorKinds::TOO_MUCH_MATERIAL;
     match pos {
         Err(error) if fixable.contains(error.kinds()) => {
             warnings.push(Warning {
                 kind: WarningKind::MalformedTag,
-                message: format!("FEN: {error}; ignored"),
+                message: format!("FEN: {error}; accepted as set up"),
                 line,
             });
-            error.ignore_invalid_castling_rights().or_else(PositionError::ignore_invalid_ep_square)
+            error
+                .ignore_invalid_castling_rights()
+                .or_else(PositionError::ignore_invalid_ep_square)
+                .or_else(PositionError::ignore_too_much_material)
         }
         other => other,
     }
