@@ -7,22 +7,7 @@ use std::fs;
 
 use serde_json::Value;
 
-use crate::util::{fixture, parse_jsonl, run};
-
-fn every_fixture() -> Vec<String> {
-    let mut paths = vec![fixture("sample.pgn")];
-    for dir in ["rules", "bad-input"] {
-        let full = fixture(dir);
-        let mut names: Vec<String> = fs::read_dir(&full)
-            .expect("fixture dir")
-            .map(|e| e.expect("dir entry").file_name().to_string_lossy().into_owned())
-            .filter(|n| n.ends_with(".pgn"))
-            .collect();
-        names.sort();
-        paths.extend(names.into_iter().map(|n| format!("{full}/{n}")));
-    }
-    paths
-}
+use crate::util::{every_fixture, fixture, parse_jsonl, run};
 
 fn format(path: &str) -> Vec<u8> {
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_arbiter"))

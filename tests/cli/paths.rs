@@ -7,23 +7,7 @@ use std::{fs, io::Write, path::Path};
 
 use serde_json::Value;
 
-use crate::util::{fixture, parse_jsonl, run, run_with_stdin};
-
-/// Every `.pgn` fixture, in name order.
-fn fixtures() -> Vec<String> {
-    let mut paths = vec![fixture("sample.pgn")];
-    for dir in ["rules", "bad-input"] {
-        let full = fixture(dir);
-        let mut names: Vec<String> = fs::read_dir(&full)
-            .expect("fixture dir")
-            .map(|e| e.expect("dir entry").file_name().to_string_lossy().into_owned())
-            .filter(|n| n.ends_with(".pgn"))
-            .collect();
-        names.sort();
-        paths.extend(names.into_iter().map(|n| format!("{full}/{n}")));
-    }
-    paths
-}
+use crate::util::{every_fixture, parse_jsonl, run, run_with_stdin};
 
 /// The records of `args` with the `file` field removed.
 fn records_without_file(args: &[&str], stdin: Option<&[u8]>) -> Vec<Value> {
@@ -61,7 +45,7 @@ fn compress(bytes: &[u8], format: &str) -> Vec<u8> {
 #[test]
 fn every_input_path_gives_the_same_records() {
     let dir = tempfile::tempdir().expect("temp dir");
-    for path in fixtures() {
+    for path in every_fixture() {
         let bytes = fs::read(&path).expect("fixture");
         let reference =
             records_without_file(&["games", "--format", "jsonl", "-j", "1", &path], None);
@@ -96,7 +80,7 @@ fn every_input_path_gives_the_same_records() {
 
 #[test]
 fn diagnostics_do_not_depend_on_threads_or_chunks() {
-    let paths = fixtures();
+    let paths = every_fixture();
     let mut one: Vec<&str> = vec!["validate", "-j", "1"];
     one.extend(paths.iter().map(String::as_str));
     let mut many: Vec<&str> = vec!["validate", "-j", "4", "--chunk-size", "3"];

@@ -10,6 +10,23 @@ use serde_json::Value;
 
 /// Absolute path of a file under `fixtures/`, as a string for the command
 /// line (records name their file exactly as it was given).
+/// The sample and every fixture of `fixtures/rules` and
+/// `fixtures/bad-input`, in name order.
+pub fn every_fixture() -> Vec<String> {
+    let mut paths = vec![fixture("sample.pgn")];
+    for dir in ["rules", "bad-input"] {
+        let full = fixture(dir);
+        let mut names: Vec<String> = std::fs::read_dir(&full)
+            .expect("fixture dir")
+            .map(|e| e.expect("dir entry").file_name().to_string_lossy().into_owned())
+            .filter(|n| n.ends_with(".pgn"))
+            .collect();
+        names.sort();
+        paths.extend(names.into_iter().map(|n| format!("{full}/{n}")));
+    }
+    paths
+}
+
 pub fn fixture(relative: &str) -> String {
     let path: PathBuf = [env!("CARGO_MANIFEST_DIR"), "fixtures", relative].iter().collect();
     assert!(path.exists(), "missing fixture {}", path.display());
