@@ -4,6 +4,8 @@
 //! Input: `GameRecord`s replayed with `keep_tags`; output: plain values the
 //! checks and the crosstable share. Reads only the record, never PGN.
 
+use std::collections::HashMap;
+
 use crate::record::GameRecord;
 
 /// The value of tag `name` (its first occurrence), trimmed; `None` when the
@@ -90,6 +92,18 @@ pub fn player(name: Option<&String>) -> Option<&str> {
     known(name.map(|n| n.trim()))
 }
 
+/// Whether `name` stands for a bye rather than a player (`BYE`, `(bye)`):
+/// some programs export a bye as a game without moves against it.
+pub fn is_bye(name: &str) -> bool {
+    let letters: String = name.chars().filter(|c| c.is_alphanumeric()).collect();
+    letters.eq_ignore_ascii_case("bye")
+}
+
+/// Whether the game is a bye: one side is [`is_bye`].
+pub fn has_bye(record: &GameRecord) -> bool {
+    [&record.white, &record.black].into_iter().flatten().any(|name| is_bye(name))
+}
+
 /// The games of one event.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Event {
@@ -103,12 +117,14 @@ pub struct Event {
 /// appearance.
 pub fn events(records: &[GameRecord]) -> Vec<Event> {
     let mut events: Vec<Event> = Vec::new();
+    let mut index: HashMap<Option<&str>, usize> = HashMap::new();
     for (i, record) in records.iter().enumerate() {
         let name = record.event.as_deref().map(str::trim);
-        match events.iter_mut().find(|e| e.name.as_deref() == name) {
-            Some(event) => event.games.push(i),
-            None => events.push(Event { name: name.map(str::to_owned), games: vec![i] }),
-        }
+        let at = *index.entry(name).or_insert_with(|| {
+            events.push(Event { name: name.map(str::to_owned), games: Vec::new() });
+            events.len() - 1
+        });
+        events[at].games.push(i);
     }
     events
 }

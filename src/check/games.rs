@@ -10,23 +10,11 @@ use super::{
     Finding,
     event::{self, Outcome},
 };
+use crate::sink::move_label;
 use crate::{
     codes::Code,
     record::{GameRecord, Termination, WarningKind},
 };
-
-/// `37. Nf3` or `37... Nf6`, numbered from the FEN of the position before
-/// the move (so games from a FEN keep their own move numbers).
-pub fn move_label(fen: &str, san: &str) -> String {
-    let mut fields = fen.split(' ');
-    let turn = fields.nth(1);
-    let number = fields.nth(3).unwrap_or("?");
-    match turn {
-        Some("b") => format!("{number}... {san}"),
-        Some(_) => format!("{number}. {san}"),
-        None => san.to_owned(),
-    }
-}
 
 /// Appends the findings of game `i` and counts a confirmed draw.
 pub fn check(
@@ -83,16 +71,25 @@ pub fn check(
             findings.push(finding);
         }
     }
+    let decisive = outcome.is_some_and(Outcome::is_decisive);
     for warning in &r.warnings {
-        let decisive = outcome.is_some_and(Outcome::is_decisive);
         let (code, message) = match warning.kind {
+            // A bye exported as a game without moves is no finding.
+            WarningKind::EmptyGame if event::has_bye(r) => continue,
             WarningKind::EmptyGame if decisive => {
                 let result = r.result.as_deref().or(r.result_marker.as_deref()).unwrap_or("?");
                 (Code::Forfeit, format!("no moves, scored {result}: a forfeit?"))
             }
             kind => (Code::of_warning(kind), warning.message.clone()),
         };
-        findings.push(Finding { code, record: i, line: warning.line, ply: None, message, fen: None });
+        findings.push(Finding {
+            code,
+            record: i,
+            line: warning.line,
+            ply: None,
+            message,
+            fen: None,
+        });
     }
     if outcome == Some(Outcome::Unfinished) {
         findings.push(Finding::game(
@@ -108,12 +105,6 @@ pub fn check(
 mod tests {
     use super::*;
     use crate::check::event::tests::replay;
-
-    #[test]
-    fn move_labels_follow_the_side_to_move() {
-        assert_eq!(move_label("8/8/8/8/8/8/8/K6k w - - 0 37", "Nf3"), "37. Nf3");
-        assert_eq!(move_label("8/8/8/8/8/8/8/K6k b - - 0 37", "Nf6"), "37... Nf6");
-    }
 
     #[test]
     fn a_decisive_game_without_moves_is_a_forfeit_and_a_draw_is_confirmed() {

@@ -24,7 +24,10 @@ pub fn check(i: usize, r: &GameRecord, findings: &mut Vec<Finding>) {
     let event_date = event::tag(r, "EventDate");
     let parsed_event_date = event_date.and_then(parse_date);
     if let (Some(value), None) = (event_date, parsed_event_date) {
-        push(Code::MalformedTag, format!("EventDate \"{value}\": not a date of the form YYYY.MM.DD (?? for unknown)"));
+        push(
+            Code::MalformedTag,
+            format!("EventDate \"{value}\": not a date of the form YYYY.MM.DD (?? for unknown)"),
+        );
     }
     for (name, parsed) in [("Date", date), ("EventDate", parsed_event_date)] {
         if let Some(problem) = parsed.and_then(calendar_problem) {
@@ -55,7 +58,9 @@ pub fn check(i: usize, r: &GameRecord, findings: &mut Vec<Finding>) {
     {
         push(
             Code::MalformedTimeControl,
-            format!("TimeControl \"{value}\": not of the form 40/7200:3600, 5400+30, 300, *60, ? or -"),
+            format!(
+                "TimeControl \"{value}\": not of the form 40/7200:3600, 5400+30, 300, *60, ? or -"
+            ),
         );
     }
 }
@@ -152,7 +157,8 @@ fn is_time_control(value: &str) -> bool {
         if let Some(sandclock) = p.strip_prefix('*') {
             return number(sandclock);
         }
-        let timed = p.split_once('/').map_or(p, |(moves, rest)| if number(moves) { rest } else { "" });
+        let timed =
+            p.split_once('/').map_or(p, |(moves, rest)| if number(moves) { rest } else { "" });
         match timed.split_once('+') {
             Some((base, increment)) => number(base) && number(increment),
             None => number(timed),
@@ -197,9 +203,11 @@ pub fn check_events(records: &[GameRecord], events: &[Event], findings: &mut Vec
             *counts.entry(site).or_default() += 1;
         }
         // The most common site; the first seen among equally common ones.
-        let Some(usual) = sites.iter().map(|(_, s)| *s).reduce(|best, s| {
-            if counts[s] > counts[best] { s } else { best }
-        }) else {
+        let Some(usual) = sites
+            .iter()
+            .map(|(_, s)| *s)
+            .reduce(|best, s| if counts[s] > counts[best] { s } else { best })
+        else {
             continue;
         };
         for &(i, site) in sites.iter().filter(|(_, s)| *s != usual) {
@@ -207,7 +215,10 @@ pub fn check_events(records: &[GameRecord], events: &[Event], findings: &mut Vec
                 Code::SiteMismatch,
                 i,
                 &records[i],
-                format!("Site \"{site}\", but \"{usual}\" in {} of the event", plural(counts[usual], "game")),
+                format!(
+                    "Site \"{site}\", but \"{usual}\" in {} of the event",
+                    plural(counts[usual], "game")
+                ),
             ));
         }
     }
@@ -257,9 +268,14 @@ mod tests {
             let tags: Vec<(&str, &str)> = names.iter().map(|n| (*n, "x")).collect();
             roster_order(&record(&tags))
         };
-        assert_eq!(tags(&["Event", "Site", "Date", "Round", "White", "Black", "Result", "ECO"]), None);
+        assert_eq!(
+            tags(&["Event", "Site", "Date", "Round", "White", "Black", "Result", "ECO"]),
+            None
+        );
         assert_eq!(tags(&["Event", "Site", "White", "Black", "Result"]), None);
         assert!(tags(&["Event", "Date", "Site", "Round", "White", "Black", "Result"]).is_some());
-        assert!(tags(&["ECO", "Event", "Site", "Date", "Round", "White", "Black", "Result"]).is_some());
+        assert!(
+            tags(&["ECO", "Event", "Site", "Date", "Round", "White", "Black", "Result"]).is_some()
+        );
     }
 }

@@ -11,7 +11,7 @@
 
 pub mod config;
 pub mod event;
-mod games;
+pub mod games;
 mod headers;
 mod pairings;
 pub mod players;
@@ -109,7 +109,9 @@ pub fn check(records: &[GameRecord], options: &CheckOptions) -> Report {
     headers::check_events(records, &events, findings);
     let copies = pairings::duplicates(records, findings);
     for event in &events {
-        let players = players::identify(records, &event.games, findings);
+        let originals: Vec<usize> =
+            event.games.iter().copied().filter(|i| !copies.contains(i)).collect();
+        let players = players::identify(records, &originals, findings);
         pairings::check(records, event, &players, &copies, options, findings);
     }
     findings.retain(|f| !options.disabled.contains(&f.code));

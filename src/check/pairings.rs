@@ -34,9 +34,10 @@ pub fn duplicates(records: &[GameRecord], findings: &mut Vec<Finding>) -> HashSe
     let mut copies = HashSet::new();
     for (i, r) in records.iter().enumerate().filter(|(_, r)| r.plies > 0) {
         let earlier = by_moves.entry((r.moves_hash, r.plies)).or_default();
-        let original = earlier.iter().copied().find(|&j| {
-            r.plies >= COPIED_GAME_PLIES || same_players(r, &records[j])
-        });
+        let original = earlier
+            .iter()
+            .copied()
+            .find(|&j| r.plies >= COPIED_GAME_PLIES || same_players(r, &records[j]));
         match original {
             Some(j) => {
                 copies.insert(i);
@@ -95,7 +96,7 @@ fn meetings(options: &CheckOptions, players: usize) -> Meetings {
         (None, Some(rounds)) => {
             // One cycle of a round robin takes n - 1 rounds for an even
             // number of players, n (with a bye each round) for an odd one.
-            let cycle = if players % 2 == 0 { players.saturating_sub(1) } else { players };
+            let cycle = if players.is_multiple_of(2) { players.saturating_sub(1) } else { players };
             Meetings::AtMost((rounds as usize / cycle.max(1)).max(1))
         }
         (None, None) => Meetings::Unknown,
@@ -126,7 +127,9 @@ pub fn check(
             findings.push(Finding::game(Code::RoundOutOfRange, i, r, message));
         }
         if let Some(slot) = slot {
-            for player in sides.iter().flatten() {
+            let mut seen = sides.iter().flatten().collect::<Vec<_>>();
+            seen.dedup();
+            for player in seen {
                 if let Some(&j) = in_round.get(&(slot.round, *player)) {
                     let message = format!(
                         "{} plays twice in round {}: also {}",
@@ -211,7 +214,10 @@ mod tests {
         let options = |format, rounds| CheckOptions { format, rounds, ..CheckOptions::default() };
         assert_eq!(meetings(&options(None, None), 10), Meetings::Unknown);
         assert_eq!(meetings(&options(Some(EventFormat::Swiss), None), 10), Meetings::AtMost(1));
-        assert_eq!(meetings(&options(Some(EventFormat::DoubleRoundRobin), None), 10), Meetings::AtMost(2));
+        assert_eq!(
+            meetings(&options(Some(EventFormat::DoubleRoundRobin), None), 10),
+            Meetings::AtMost(2)
+        );
         // 10 players: 9 rounds a cycle; 18 rounds = a double round robin.
         assert_eq!(meetings(&options(None, Some(9)), 10), Meetings::AtMost(1));
         assert_eq!(meetings(&options(None, Some(18)), 10), Meetings::AtMost(2));

@@ -147,7 +147,8 @@ impl Clusters {
 const MAX_BUCKET: usize = 64;
 
 /// Resolves the players of the event made of `games` (record indices in
-/// input order) and reports spelling variants and changing player data.
+/// input order, copies of other games left out) and reports spelling
+/// variants and changing player data.
 pub fn identify(records: &[GameRecord], games: &[usize], findings: &mut Vec<Finding>) -> Players {
     let mut spellings: Vec<Spelling<'_>> = Vec::new();
     let mut by_text: HashMap<&str, usize> = HashMap::new();
@@ -156,7 +157,9 @@ pub fn identify(records: &[GameRecord], games: &[usize], findings: &mut Vec<Find
         let record = &records[i];
         let mut sides = [None, None];
         for (side, name) in [&record.white, &record.black].into_iter().enumerate() {
-            let Some(text) = event::player(name.as_ref()) else { continue };
+            let Some(text) = event::player(name.as_ref()).filter(|n| !event::is_bye(n)) else {
+                continue;
+            };
             let id = *by_text.entry(text).or_insert_with(|| {
                 spellings.push(Spelling { text, words: fold(text), games: 0, first: i });
                 spellings.len() - 1
@@ -166,7 +169,7 @@ pub fn identify(records: &[GameRecord], games: &[usize], findings: &mut Vec<Find
         }
         side_spellings.push((i, sides));
     }
-    let mut clusters = cluster(records, &spellings, &side_spellings);
+    let mut clusters = cluster(&spellings);
     // Player numbers in order of first appearance; the name is the
     // spelling used most often.
     let mut number_of_root: HashMap<usize, usize> = HashMap::new();
@@ -209,13 +212,11 @@ pub fn identify(records: &[GameRecord], games: &[usize], findings: &mut Vec<Find
     players
 }
 
-/// Joins spellings that are one player's: equal after folding, sharing a
-/// FIDE ID, or matching by initials one single other player.
-fn cluster(
-    records: &[GameRecord],
-    spellings: &[Spelling<'_>],
-    sides: &[(usize, [Option<usize>; 2])],
-) -> Clusters {
+/// Joins spellings that are one player's: equal after folding, or
+/// matching by initials one single other player. (Not by FIDE ID: a game
+/// copied with its names swapped carries the other player's ID; W204
+/// reports it.)
+fn cluster(spellings: &[Spelling<'_>]) -> Clusters {
     let mut clusters = Clusters((0..spellings.len()).collect());
     let mut by_key: HashMap<Vec<&str>, usize> = HashMap::new();
     for (id, spelling) in spellings.iter().enumerate() {
@@ -225,46 +226,50 @@ fn cluster(
         let first = *by_key.entry(sorted(&spelling.words)).or_insert(id);
         clusters.join(first, id);
     }
-    let mut by_fide_id: HashMap<&str, usize> = HashMap::new();
-    for (i, sides) in sides {
-        for (side, id) in sides.iter().enumerate() {
-            let (Some(id), Some(fide_id)) = (id, side_tag(&records[*i], side, "FideId")) else {
-                continue;
-            };
-            if fide_id.bytes().all(|b| b.is_ascii_digit()) && fide_id.trim_start_matches('0') != ""
-            {
-                let first = *by_fide_id.entry(fide_id).or_insert(*id);
-                clusters.join(first, *id);
-            }
-        }
-    }
     let mut buckets: HashMap<&str, Vec<usize>> = HashMap::new();
     for (id, spelling) in spellings.iter().enumerate() {
         for word in spelling.words.iter().filter(|w| w.chars().nth(1).is_some()) {
             buckets.entry(word).or_default().push(id);
         }
     }
-    for (id, spelling) in spellings.iter().enumerate() {
-        let mut roots = Vec::new();
-        for word in &spelling.words {
-            let Some(bucket) = buckets.get(word.as_str()).filter(|b| b.len() <= MAX_BUCKET) else {
-                continue;
-            };
-            for &other in bucket {
-                if other != id && compatible(&spelling.words, &spellings[other].words) {
-                    let root = clusters.root(other);
-                    if !roots.contains(&root) {
-                        roots.push(root);
-                    }
-                }
+    // Spellings matching by initials: neighbours.
+    let neighbours: Vec<Vec<usize>> = spellings
+        .iter()
+        .enumerate()
+        .map(|(id, spelling)| {
+            let mut found: Vec<usize> = spelling
+                .words
+                .iter()
+                .filter_map(|word| buckets.get(word.as_str()).filter(|b| b.len() <= MAX_BUCKET))
+                .flatten()
+                .copied()
+                .filter(|&other| {
+                    other != id && compatible(&spelling.words, &spellings[other].words)
+                })
+                .collect();
+            found.sort_unstable();
+            found.dedup();
+            found
+        })
+        .collect();
+    // An abbreviation that fits two players ("Li, C" beside "Li, Chao" and
+    // "Li, Cheng") cannot be resolved: it joins no one.
+    let ambiguous: Vec<bool> = neighbours
+        .iter()
+        .map(|found| {
+            found.iter().enumerate().any(|(k, &a)| {
+                found[k + 1..].iter().any(|&b| {
+                    clusters.root(a) != clusters.root(b)
+                        && !compatible(&spellings[a].words, &spellings[b].words)
+                })
+            })
+        })
+        .collect();
+    for (id, found) in neighbours.iter().enumerate() {
+        for &other in found {
+            if !ambiguous[id] && !ambiguous[other] {
+                clusters.join(id, other);
             }
-        }
-        // An abbreviation that fits two players ("Li, C" beside "Li, Chao"
-        // and "Li, Cheng") stays apart: it cannot be resolved.
-        let own = clusters.root(id);
-        roots.retain(|&root| root != own);
-        if let [root] = roots[..] {
-            clusters.join(root, id);
         }
     }
     clusters
@@ -278,16 +283,19 @@ fn side_tag<'a>(record: &'a GameRecord, side: usize, suffix: &str) -> Option<&'a
 
 /// Reports ratings, titles and FIDE IDs that change for one player: each
 /// value other than the one in the player's first game, once, where it
-/// first appears.
+/// first appears. Ratings and FIDE IDs that are not numbers are left to
+/// W306/W307.
 fn check_player_data(
     records: &[GameRecord],
     games: &[usize],
     players: &Players,
     findings: &mut Vec<Finding>,
 ) {
-    for (suffix, code) in
-        [("Elo", Code::RatingChanged), ("Title", Code::TitleChanged), ("FideId", Code::FideIdChanged)]
-    {
+    for (suffix, code, numeric) in [
+        ("Elo", Code::RatingChanged, true),
+        ("Title", Code::TitleChanged, false),
+        ("FideId", Code::FideIdChanged, true),
+    ] {
         // Per player: the values seen, the first with its game.
         let mut seen: HashMap<usize, Vec<(&str, usize)>> = HashMap::new();
         for &i in games {
@@ -297,6 +305,9 @@ fn check_player_data(
                 else {
                     continue;
                 };
+                if numeric && !value.bytes().all(|b| b.is_ascii_digit()) {
+                    continue;
+                }
                 let values = seen.entry(*player).or_default();
                 if values.iter().any(|(v, _)| *v == value) {
                     continue;
@@ -361,14 +372,11 @@ mod tests {
 
     #[test]
     fn an_ambiguous_abbreviation_joins_no_one() {
-        let games: Vec<GameRecord> = [
-            ("Li, Chao", "Li, Cheng"),
-            ("Li, C", "Carlsen, Magnus"),
-            ("Carlsen,M", "Li, Chao"),
-        ]
-        .iter()
-        .map(|(w, b)| record(&[("White", w), ("Black", b)]))
-        .collect();
+        let games: Vec<GameRecord> =
+            [("Li, Chao", "Li, Cheng"), ("Li, C", "Carlsen, Magnus"), ("Carlsen,M", "Li, Chao")]
+                .iter()
+                .map(|(w, b)| record(&[("White", w), ("Black", b)]))
+                .collect();
         let mut findings = Vec::new();
         let players = identify(&games, &[0, 1, 2], &mut findings);
         assert_eq!(players.names, ["Li, Chao", "Li, Cheng", "Li, C", "Carlsen, Magnus"]);

@@ -14,10 +14,11 @@ use std::{
 use serde::Serialize;
 use serde_json::json;
 
-use super::{Finding, Report};
+use super::{Finding, Report, players::plural};
 use crate::{
     codes::{Code, Severity},
     record::GameRecord,
+    sink::game_label,
 };
 
 /// Output formats of `check`.
@@ -29,18 +30,6 @@ pub enum Format {
     Jsonl,
     /// One SARIF 2.1.0 log.
     Sarif,
-}
-
-/// `game 12 (Carlsen - Nepomniachtchi, round 6)`.
-pub fn game_label(r: &GameRecord) -> String {
-    let white = r.white.as_deref().unwrap_or("?");
-    let black = r.black.as_deref().unwrap_or("?");
-    let mut label = format!("game {} ({white} - {black}", r.index);
-    if let Some(round) = r.round.as_deref().filter(|round| !matches!(*round, "?" | "-" | "")) {
-        label.push_str(&format!(", round {round}"));
-    }
-    label.push(')');
-    label
 }
 
 /// One finding as a JSON Lines object.
@@ -218,15 +207,14 @@ pub fn summary(
     disabled: &BTreeSet<Code>,
     wtr: &mut dyn Write,
 ) -> io::Result<()> {
-    let plural = |n: u64, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
     let totals = Totals::of(report);
     writeln!(
         wtr,
         "{} in {}: {}, {}",
-        plural(games as u64, "game"),
-        plural(files, "file"),
-        plural(totals.errors as u64, "error"),
-        plural(totals.warnings as u64, "warning"),
+        plural(games, "game"),
+        plural(usize::try_from(files).unwrap_or(usize::MAX), "file"),
+        plural(totals.errors, "error"),
+        plural(totals.warnings, "warning"),
     )?;
     let mut by_code: BTreeMap<Code, u64> = BTreeMap::new();
     for f in &report.findings {

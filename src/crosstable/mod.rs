@@ -13,8 +13,9 @@
 //!   round for tie-breaks. A game against a player named `BYE` is a bye:
 //!   the same, and `BYE` is not listed.
 //! - An **unfinished** game (`*`, or no result) gives no points and is an
-//!   unplayed round for both players; so is a round in which a player has
-//!   no game (PGN does not record byes: their points are not known).
+//!   unplayed round for both players; so is a round of the input in which
+//!   a player has no game (PGN does not record byes: their points are not
+//!   known).
 
 mod render;
 mod tiebreak;
@@ -103,7 +104,8 @@ pub struct Crosstable {
     pub event: Option<String>,
     /// Round robin or Swiss, as detected.
     pub format: Format,
-    /// The columns: rounds 1 to the last one, then games without a round.
+    /// The columns: the rounds that have games, in order, then games
+    /// without a round number.
     pub columns: Vec<Column>,
     /// The tie-breaks, in ranking order.
     pub tiebreaks: Vec<Tiebreak>,
@@ -111,35 +113,33 @@ pub struct Crosstable {
     pub players: Vec<Player>,
 }
 
-/// Whether `name` stands for a bye (`BYE`, `(bye)`, `Bye`).
-fn is_bye(name: &str) -> bool {
-    let letters: String = name.chars().filter(|c| c.is_alphanumeric()).collect();
-    letters.eq_ignore_ascii_case("bye")
-}
-
 /// Builds the crosstable of `records`; `tiebreaks` empty means the
 /// default for the detected format (see [`Tiebreak::defaults`]).
 pub fn build(records: &[GameRecord], tiebreaks: &[Tiebreak]) -> Crosstable {
     let mut players: Vec<Player> = Vec::new();
     let mut number: HashMap<&str, usize> = HashMap::new();
-    let last_round = records.iter().filter_map(|r| event::slot(r).map(|s| s.round)).max();
-    let mut columns: Vec<Column> = (1..=last_round.unwrap_or(0)).map(Column::Round).collect();
+    // The rounds that have games (a Round tag's number is data: it is not
+    // trusted to size anything), then the games without a round.
+    let rounds: BTreeSet<u32> =
+        records.iter().filter_map(|r| event::slot(r).map(|s| s.round)).collect();
+    let column_of: HashMap<u32, usize> = rounds.iter().enumerate().map(|(i, &r)| (r, i)).collect();
+    let mut columns: Vec<Column> = rounds.iter().copied().map(Column::Round).collect();
     if records.iter().any(|r| event::slot(r).is_none()) {
         columns.push(Column::Unknown);
     }
     let mut met: BTreeSet<(usize, usize)> = BTreeSet::new();
     for r in records {
-        let column = match event::slot(r) {
-            Some(slot) => (slot.round - 1) as usize,
-            None => columns.len() - 1,
-        };
+        // A game without a round goes to the last column, `Unknown`.
+        let column = event::slot(r)
+            .and_then(|slot| column_of.get(&slot.round).copied())
+            .unwrap_or(columns.len().saturating_sub(1));
         let halves = event::outcome(r).and_then(Outcome::white_halves);
         let mut ids = [None, None];
         for (side, (name, elo)) in
             [(&r.white, "WhiteElo"), (&r.black, "BlackElo")].into_iter().enumerate()
         {
             let name = event::player(name.as_ref()).unwrap_or("?");
-            if is_bye(name) {
+            if event::is_bye(name) {
                 continue;
             }
             let id = *number.entry(name).or_insert_with(|| {
@@ -180,8 +180,32 @@ pub fn build(records: &[GameRecord], tiebreaks: &[Tiebreak]) -> Crosstable {
     };
     let tiebreaks =
         if tiebreaks.is_empty() { Tiebreak::defaults(format).to_vec() } else { tiebreaks.to_vec() };
-    let rounds = last_round.unwrap_or(0) as usize;
-    tiebreak::rank(&mut players, rounds, &tiebreaks);
+    tiebreak::rank(&mut players, rounds.len(), &tiebreaks);
     let event = records.first().and_then(|r| r.event.clone());
     Crosstable { event, format, columns, tiebreaks, players }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check::event::tests::replay;
+
+    #[test]
+    fn round_numbers_are_labels_not_sizes() {
+        let game = |round: &str, white: &str, black: &str| {
+            format!(
+                "[Round \"{round}\"]\n[White \"{white}\"]\n[Black \"{black}\"]\n\
+                 [Result \"1-0\"]\n\n1. e4 1-0\n\n"
+            )
+        };
+        let pgn = game("4000000000", "A", "B") + &game("0", "B", "A") + &game("?", "A", "B");
+        let table = build(&replay(&pgn), &[]);
+        assert_eq!(
+            table.columns,
+            [Column::Round(0), Column::Round(4_000_000_000), Column::Unknown]
+        );
+        assert_eq!(table.format, Format::RoundRobin);
+        let a = &table.players[0];
+        assert_eq!((a.name.as_str(), a.score, a.played), ("A", Points::halves(4), 3));
+    }
 }

@@ -7,10 +7,10 @@
 //! scored in it (0 for `*` or no game). Then:
 //! - **adjusted score** of a player, used for the opponents' tie-breaks:
 //!   the points from played games plus ½ for each unplayed round (an
-//!   unplayed round counts as a draw for the opponents, C.07 16.3);
+//!   unplayed round counts as a draw for the opponents, as C.07 has it);
 //! - **Buchholz (BH)**: the sum of the adjusted scores of the opponents of
 //!   the played games, plus the player's own score for each unplayed round
-//!   (a "dummy opponent" with the player's own score, C.07 16.4);
+//!   (C.07's "dummy opponent" with the player's own score);
 //! - **Buchholz cut 1 (BH-C1)**: BH less its smallest contribution;
 //! - **Sonneborn-Berger (SB)**: each contribution to BH multiplied by the
 //!   points scored in that round (1, ½ or 0);
@@ -79,9 +79,7 @@ impl Tiebreak {
     pub fn defaults(format: Format) -> &'static [Tiebreak] {
         use Tiebreak::*;
         match format {
-            Format::RoundRobin => {
-                &[DirectEncounter, SonnebornBerger, Wins, Buchholz, BuchholzCut1]
-            }
+            Format::RoundRobin => &[DirectEncounter, SonnebornBerger, Wins, Buchholz, BuchholzCut1],
             Format::Swiss => &[BuchholzCut1, Buchholz, DirectEncounter, Wins, SonnebornBerger],
         }
     }
@@ -125,7 +123,8 @@ struct Values {
 
 impl Values {
     fn compute(players: &[Player], rounds: usize) -> Values {
-        let all: Vec<Vec<Contribution>> = players.iter().map(|p| contributions(p, rounds)).collect();
+        let all: Vec<Vec<Contribution>> =
+            players.iter().map(|p| contributions(p, rounds)).collect();
         let score_halves: Vec<u64> = players.iter().map(|p| p.score.0 / 2).collect();
         let adjusted: Vec<u64> = all
             .iter()
@@ -138,7 +137,8 @@ impl Values {
                     .sum()
             })
             .collect();
-        let mut values = Values { bh: Vec::new(), bh_c1: Vec::new(), sb: Vec::new(), wins: Vec::new() };
+        let mut values =
+            Values { bh: Vec::new(), bh_c1: Vec::new(), sb: Vec::new(), wins: Vec::new() };
         for (p, list) in all.iter().enumerate() {
             // Each contribution to Buchholz (half-points) with the points
             // scored in that round.
@@ -176,7 +176,11 @@ impl Values {
 /// others, or `None` when some pair of them has no result.
 fn direct_encounter(players: &[Player], group: &[usize]) -> Option<Vec<Points>> {
     let against = |p: usize, q: usize| {
-        players[p].cells.iter().flatten().filter(move |e| e.opponent == Some(q) && e.halves.is_some())
+        players[p]
+            .cells
+            .iter()
+            .flatten()
+            .filter(move |e| e.opponent == Some(q) && e.halves.is_some())
     };
     let complete =
         group.iter().all(|&p| group.iter().all(|&q| p == q || against(p, q).next().is_some()));
@@ -196,19 +200,23 @@ fn direct_encounter(players: &[Player], group: &[usize]) -> Option<Vec<Points>> 
 }
 
 /// Scores, tie-breaks and ranks `players`, and puts them in rank order
-/// (renumbering the opponents of their entries). `rounds` is the last
-/// round number: a round up to it without a game is an unplayed round.
+/// (renumbering the opponents of their entries). `rounds` is the number
+/// of round columns (the first columns of each player's cells): one
+/// without a game is an unplayed round.
 pub(super) fn rank(players: &mut Vec<Player>, rounds: usize, tiebreaks: &[Tiebreak]) {
     for player in players.iter_mut() {
         let entries = player.cells.iter().flatten();
-        player.score = Points::halves(entries.clone().filter_map(|e| e.halves).map(u64::from).sum());
+        player.score =
+            Points::halves(entries.clone().filter_map(|e| e.halves).map(u64::from).sum());
         player.played = entries.filter(|e| e.counts_as_played()).count();
     }
     let values = Values::compute(players, rounds);
     let n = players.len();
     let mut de: Vec<Option<Points>> = vec![None; n];
     let mut order: Vec<usize> = (0..n).collect();
-    order.sort_by(|&a, &b| players[b].score.cmp(&players[a].score).then_with(|| players[a].name.cmp(&players[b].name)));
+    order.sort_by(|&a, &b| {
+        players[b].score.cmp(&players[a].score).then_with(|| players[a].name.cmp(&players[b].name))
+    });
     let mut groups: Vec<Vec<usize>> = split(order, |p| players[p].score);
     for &tiebreak in tiebreaks {
         let mut next = Vec::new();
@@ -234,7 +242,7 @@ pub(super) fn rank(players: &mut Vec<Player>, rounds: usize, tiebreaks: &[Tiebre
             };
             let mut keyed: Vec<(usize, Points)> = group.into_iter().zip(key).collect();
             // Stable: equal values keep the name order.
-            keyed.sort_by(|a, b| b.1.cmp(&a.1));
+            keyed.sort_by_key(|&(_, value)| std::cmp::Reverse(value));
             let value: std::collections::HashMap<usize, Points> = keyed.iter().copied().collect();
             next.extend(split(keyed.into_iter().map(|(p, _)| p).collect(), |p| value[&p]));
         }
@@ -292,7 +300,8 @@ mod tests {
 
     #[test]
     fn points_print_as_decimals() {
-        let shown: Vec<String> = [0, 1, 2, 3, 4, 18].into_iter().map(|q| Points(q).to_string()).collect();
+        let shown: Vec<String> =
+            [0, 1, 2, 3, 4, 18].into_iter().map(|q| Points(q).to_string()).collect();
         assert_eq!(shown, ["0", "0.25", "0.5", "0.75", "1", "4.5"]);
     }
 }

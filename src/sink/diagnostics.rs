@@ -25,8 +25,9 @@ impl<W: Write> DiagnosticsSink<W> {
     }
 }
 
-/// `game 12 (Carlsen - Nepomniachtchi, round 6)`.
-fn game_label(r: &GameRecord) -> String {
+/// `game 12 (Carlsen - Nepomniachtchi, round 6)`: how every diagnostic
+/// names a game.
+pub fn game_label(r: &GameRecord) -> String {
     let name = |n: &Option<String>| n.clone().unwrap_or_else(|| "?".to_owned());
     let mut label = format!("game {} ({} - {}", r.index, name(&r.white), name(&r.black));
     if let Some(round) = r.round.as_deref().filter(|round| !matches!(*round, "?" | "-" | "")) {
@@ -37,7 +38,7 @@ fn game_label(r: &GameRecord) -> String {
 }
 
 /// `37. Nf3` or `37... Nf6`, read off the FEN of the position before it.
-fn move_label(fen: &str, san: &str) -> String {
+pub fn move_label(fen: &str, san: &str) -> String {
     let mut fields = fen.split(' ');
     let turn = fields.nth(1);
     let number = fields.nth(3).unwrap_or("?");

@@ -14,7 +14,11 @@ mod summary;
 use std::io;
 
 pub use self::{
-    csv::CsvSink, diagnostics::DiagnosticsSink, jsonl::JsonlSink, pgn::PgnSink, summary::Summary,
+    csv::CsvSink,
+    diagnostics::{DiagnosticsSink, game_label, move_label},
+    jsonl::JsonlSink,
+    pgn::PgnSink,
+    summary::Summary,
 };
 use crate::{input::InputError, record::GameRecord};
 

@@ -1,0 +1,167 @@
+//! `arbiter crosstable`: standings and tie-breaks of the fixture round
+//! robin and Swiss (fixtures/tournament, see make.py), against values
+//! worked out by hand below; the CSV, HTML and terminal outputs.
+
+use std::collections::HashMap;
+
+use crate::util::{fixture, run};
+
+/// The CSV rows of `arbiter crosstable --csv`, as header → value maps.
+fn rows(relative: &str, extra: &[&str]) -> Vec<HashMap<String, String>> {
+    let path = fixture(relative);
+    let mut args = vec!["crosstable", "-q", "--csv", path.as_str()];
+    args.extend(extra);
+    let run = run(&args);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let mut rdr = csv::Reader::from_reader(run.stdout.as_bytes());
+    let header: Vec<String> =
+        rdr.headers().expect("a header row").iter().map(str::to_owned).collect();
+    rdr.records()
+        .map(|row| {
+            header.iter().cloned().zip(row.expect("a CSV row").iter().map(str::to_owned)).collect()
+        })
+        .collect()
+}
+
+/// The values of `columns` for each row, in rank order.
+fn table(rows: &[HashMap<String, String>], columns: &[&str]) -> Vec<Vec<String>> {
+    rows.iter()
+        .map(|r| columns.iter().map(|c| r.get(*c).cloned().unwrap_or_default()).collect())
+        .collect()
+}
+
+/// The Swiss (7 players, 3 rounds; S1..S7 in rating order):
+///
+/// ```text
+/// R1: S1-S5 1-0, S6-S2 0-1, S3-S7 ½-½, S4 bye (1-0 against "BYE")
+/// R2: S2-S1 ½-½, S4-S3 1-0, S5-S7 1-0 forfeit (no moves), S6 bye
+/// R3: S1-S4 1-0, S3-S2 0-1, S7-S6 ½-½, S5 bye
+/// ```
+///
+/// Scores: S1 2.5, S2 2.5, S3 0.5, S4 2 (bye), S5 2 (forfeit + bye),
+/// S6 1.5 (bye), S7 1. Unplayed rounds: byes (S4 R1, S6 R2, S5 R3) and the
+/// forfeit (S5 and S7, R2).
+///
+/// Adjusted scores (played points + ½ per unplayed round): S1 2.5, S2 2.5,
+/// S3 0.5, S4 1 + ½ = 1.5, S5 0 + 1 = 1, S6 ½ + ½ = 1, S7 1 + ½ = 1.5.
+///
+/// BH (opponent's adjusted score; own score for an unplayed round):
+/// S1 = S5 1 + S2 2.5 + S4 1.5 = 5; S2 = S6 1 + S1 2.5 + S3 0.5 = 4;
+/// S3 = S7 1.5 + S4 1.5 + S2 2.5 = 5.5; S4 = own 2 + S3 0.5 + S1 2.5 = 5;
+/// S5 = S1 2.5 + own 2 + own 2 = 6.5; S6 = S2 2.5 + own 1.5 + S7 1.5 = 5.5;
+/// S7 = S3 0.5 + own 1 + S6 1 = 2.5.
+/// BH-C1 (less the smallest part): S1 5 - 1 = 4; S2 4 - 0.5 = 3.5;
+/// S3 5.5 - 1.5 = 4; S4 5 - 0.5 = 4.5; S5 6.5 - 2 = 4.5; S6 5.5 - 1.5 = 4;
+/// S7 2.5 - 0.5 = 2.
+/// SB (each BH part times the points of that round): S1 1 + 1.25 + 1.5 =
+/// 3.75; S2 1 + 1.25 + 0.5 = 2.75; S3 0.75 + 0 + 0 = 0.75; S4 2 + 0.5 + 0 =
+/// 2.5; S5 0 + 2 + 2 = 4; S6 0 + 1.5 + 0.75 = 2.25; S7 0.25 + 0 + 0.5 = 0.75.
+/// WIN (forfeits and byes included): S1 2, S2 2, S3 0, S4 2, S5 2, S6 1, S7 0.
+///
+/// Ranking (Swiss default BH-C1, BH, DE, WIN, SB): S1 and S2 (2.5) part on
+/// BH-C1 4 > 3.5; S4 and S5 (2) tie on BH-C1 4.5 and part on BH 6.5 > 5:
+/// S5 third. DE is never reached (shown empty).
+#[test]
+fn swiss_standings_and_tiebreaks() {
+    let rows = rows("tournament/swiss.pgn", &[]);
+    let got = table(&rows, &["Rk", "Name", "Rtg", "Pts", "Gms", "BH-C1", "BH", "DE", "WIN", "SB"]);
+    let expected = [
+        ["1", "Kowalski, Marek", "2301", "2.5", "3", "4", "5", "", "2", "3.75"],
+        ["2", "Larsen, Freja", "2288", "2.5", "3", "3.5", "4", "", "2", "2.75"],
+        ["3", "Okafor, Chidi", "2180", "2", "1", "4.5", "6.5", "", "2", "4"],
+        ["4", "Nakamura, Yui", "2203", "2", "2", "4.5", "5", "", "2", "2.5"],
+        ["5", "Petrov, Elena", "2102", "1.5", "2", "4", "5.5", "", "1", "2.25"],
+        ["6", "Quinn, Aoife", "2055", "1", "2", "2", "2.5", "", "0", "0.75"],
+        ["7", "Moreau, Hugo", "2250", "0.5", "3", "4", "5.5", "", "0", "0.75"],
+    ];
+    assert_eq!(got, expected.map(|row| row.map(str::to_owned)));
+    // Cells: opponent's row number, colour, result; + - for a forfeit,
+    // bye+ for a bye.
+    let cells = table(&rows, &["1", "2", "3"]);
+    assert_eq!(cells[0], ["3w1", "2b½", "4w1"]);
+    assert_eq!(cells[2], ["1b0", "6w+", "bye+"]);
+    assert_eq!(cells[5], ["7b½", "3b-", "5w½"]);
+}
+
+/// The round robin (10 players P1..P10 in rating order; the higher-rated
+/// player wins except P1-P2 ½, P5 beats P1, P4 beats P2, P9-P10 ½):
+/// scores P1 7.5, P2 7.5, P3 7, P4 7, P5 6, P6 4, P7 3, P8 2, P9 0.5,
+/// P10 0.5 (45 in all).
+///
+/// With no unplayed games BH is the others' total: 45 - own score: P1 and
+/// P2 37.5, P3 and P4 38, P9 and P10 44.5. BH-C1 drops the weakest
+/// opponent: 0.5 for P1-P4 (P9 or P10): 37, 37, 37.5, 37.5; for P9 and
+/// P10 the other one's 0.5: 44.
+///
+/// SB: P1 beat P3 7, P4 7, P6 4, P7 3, P8 2, P9 0.5, P10 0.5 (= 24), drew
+/// P2 (7.5 / 2 = 3.75): 27.75. P2 beat P3 7, P5 6, P6 4, P7 3, P8 2, P9 0.5,
+/// P10 0.5 (= 23), drew P1 (3.75): 26.75. P3 beat P4 7, P5 6, P6 4, P7 3,
+/// P8 2, P9 0.5, P10 0.5: 23. P4 beat P2 7.5, P5 6, P6 4, P7 3, P8 2,
+/// P9 0.5, P10 0.5: 23.5. P9 and P10 drew each other: 0.5 / 2 = 0.25.
+///
+/// Ranking (round-robin default DE, SB, WIN, BH, BH-C1): P1-P2 drew, DE ½
+/// each, SB 27.75 > 26.75: P1 first. P3 beat P4: DE 1 > 0, P3 third
+/// although P4's SB is higher. P9 and P10 are equal on everything: both
+/// ninth.
+#[test]
+fn round_robin_standings_and_tiebreaks() {
+    let rows = rows("tournament/clean.pgn", &[]);
+    let got = table(&rows, &["Rk", "Name", "Pts", "Gms", "DE", "SB", "WIN", "BH", "BH-C1"]);
+    let expected = [
+        ["1", "Almeida, João", "7.5", "9", "0.5", "27.75", "7", "37.5", "37"],
+        ["2", "Berg, Ingrid", "7.5", "9", "0.5", "26.75", "7", "37.5", "37"],
+        ["3", "Castellanos, Lucía", "7", "9", "1", "23", "7", "38", "37.5"],
+        ["4", "Dvořák, Tomáš", "7", "9", "0", "23.5", "7", "38", "37.5"],
+    ];
+    assert_eq!(got[..4], expected.map(|row| row.map(str::to_owned)));
+    let bottom = [
+        ["9", "Ivanov, Pavel", "0.5", "9", "0.5", "0.25", "0", "44.5", "44"],
+        ["9", "Jansen, Pieter", "0.5", "9", "0.5", "0.25", "0", "44.5", "44"],
+    ];
+    assert_eq!(got[8..], bottom.map(|row| row.map(str::to_owned)));
+    // Every player has a game in every round.
+    assert!(rows.iter().all(|r| (1..=9).all(|n| r[&n.to_string()] != "-")), "{rows:?}");
+}
+
+#[test]
+fn the_order_of_tiebreaks_is_chosen() {
+    // SB first: P4 (23.5) before P3 (23), then the two leaders by SB too.
+    let rows = rows("tournament/clean.pgn", &["--tiebreaks", "sb,de"]);
+    let names: Vec<String> = table(&rows, &["Name"]).into_iter().flatten().take(4).collect();
+    assert_eq!(names, ["Almeida, João", "Berg, Ingrid", "Dvořák, Tomáš", "Castellanos, Lucía"]);
+    assert_eq!(rows[0].keys().filter(|k| ["SB", "DE", "BH"].contains(&k.as_str())).count(), 2);
+}
+
+#[test]
+fn html_is_a_self_contained_page() {
+    let path = fixture("tournament/swiss.pgn");
+    let run = run(&["crosstable", "-q", "--html", &path]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let page = &run.stdout;
+    assert!(page.starts_with("<!DOCTYPE html>\n"), "{page}");
+    assert!(page.contains("<meta charset=\"utf-8\">"));
+    assert!(page.contains("<table class=\"arbiter-crosstable\">"));
+    assert!(page.contains("<td class=\"name\">Kowalski, Marek</td>"));
+    assert!(page.contains("<caption>Arbiter Open 2024 (Swiss, 7 players, 3 rounds)</caption>"));
+    for external in ["<script", "<link", "src=", "http"] {
+        assert!(!page.contains(external), "{external} in {page}");
+    }
+    assert!(page.trim_end().ends_with("</html>"));
+}
+
+#[test]
+fn the_terminal_table_is_aligned() {
+    let path = fixture("tournament/swiss.pgn");
+    let run = run(&["crosstable", "-q", &path]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert_eq!(lines[0], "Arbiter Open 2024 (Swiss, 7 players, 3 rounds)");
+    assert_eq!(
+        lines[2],
+        "No  Rk  Name              Rtg  Pts  Gms     1     2     3  BH-C1   BH  DE  WIN    SB"
+    );
+    assert_eq!(
+        lines[3],
+        " 1   1  Kowalski, Marek  2301  2.5    3   3w1   2b½   4w1      4    5        2  3.75"
+    );
+}
