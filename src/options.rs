@@ -10,14 +10,38 @@ pub struct ReplayOptions {
     pub variations: bool,
     /// Compute the FEN of each game's last position (costs ~1 µs a game).
     pub final_fen: bool,
-    /// Keep every tag of each game, in order, in `GameRecord::tags`.
-    pub keep_tags: bool,
+    /// Which tags of each game to keep, in order, in `GameRecord::tags`.
+    pub keep_tags: KeepTags,
     /// Classify each game from the standard position by the embedded
     /// opening book (`GameRecord::opening`).
     pub classify_openings: bool,
     /// Write each game in PGN export format (`GameRecord::export`); implies
     /// replaying variations and keeping tags.
     pub export: bool,
+}
+
+/// Which tags the replay keeps in `GameRecord::tags` (each kept tag costs
+/// two allocations per game, so commands ask only for what they read).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum KeepTags {
+    /// None (the roster fields of the record are always there).
+    #[default]
+    None,
+    /// These names only.
+    Only(&'static [&'static str]),
+    /// Every tag.
+    All,
+}
+
+impl KeepTags {
+    /// Whether a tag named `name` is kept.
+    pub fn keeps(self, name: &[u8]) -> bool {
+        match self {
+            KeepTags::None => false,
+            KeepTags::Only(names) => names.iter().any(|n| n.as_bytes() == name),
+            KeepTags::All => true,
+        }
+    }
 }
 
 /// How input is read and spread over threads.

@@ -67,7 +67,7 @@ pub struct GameRecord {
     pub warnings: Vec<Warning>,
     /// FEN of the last position legally reached (empty when not requested).
     pub final_fen: String,
-    /// Every tag, in file order, decoded (only with `keep_tags`).
+    /// The tags `ReplayOptions::keep_tags` asks for, in file order, decoded.
     #[serde(skip)]
     pub tags: Vec<(String, String)>,
     /// The deepest book opening the game passed through (only with

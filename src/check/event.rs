@@ -132,13 +132,17 @@ pub fn events(records: &[GameRecord]) -> Vec<Event> {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::{chunk::Chunk, options::ReplayOptions, replay::Replayer};
+    use crate::{
+        chunk::Chunk,
+        options::{KeepTags, ReplayOptions},
+        replay::Replayer,
+    };
 
     /// The records of `pgn`, replayed as `check` replays them.
     pub fn replay(pgn: &str) -> Vec<GameRecord> {
         let chunk = Chunk::from_bytes("t.pgn", pgn.as_bytes().to_vec());
         let mut records = Vec::new();
-        let options = ReplayOptions { keep_tags: true, ..ReplayOptions::default() };
+        let options = ReplayOptions { keep_tags: KeepTags::All, ..ReplayOptions::default() };
         Replayer::new(options).replay(&chunk, &mut records);
         for (i, record) in records.iter_mut().enumerate() {
             record.index = i as u64 + 1;

@@ -8,14 +8,14 @@ use crate::{
     cli::{CrosstableArgs, TiebreakArg},
     crosstable::{self, Tiebreak},
     exit::ExitStatus,
-    options::ReplayOptions,
+    options::{KeepTags, ReplayOptions},
     pipeline,
 };
 
 /// Runs `crosstable`.
 pub fn run(args: CrosstableArgs) -> anyhow::Result<ExitStatus> {
     let run = super::resolve(&args.input, false);
-    let replay = ReplayOptions { keep_tags: true, ..run.replay };
+    let replay = ReplayOptions { keep_tags: KeepTags::All, ..run.replay };
     let mut collect = Collect::default();
     let summary = pipeline::run(&run.files, replay, run.pipeline, &run.progress, &mut collect)?;
     let tiebreaks: Vec<Tiebreak> = args

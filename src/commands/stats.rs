@@ -7,6 +7,7 @@ use std::io;
 use crate::{
     cli::{ReportArgs, StatsArgs},
     exit::ExitStatus,
+    options::KeepTags,
     pipeline,
     stats::{Stats, report},
 };
@@ -15,7 +16,7 @@ use crate::{
 pub fn run(args: StatsArgs) -> anyhow::Result<ExitStatus> {
     let mut run = super::resolve(&args.input, false);
     // The tables are keyed by tags beyond the roster, and by opening.
-    run.replay.keep_tags = true;
+    run.replay.keep_tags = KeepTags::Only(crate::stats::game::TAGS);
     run.replay.classify_openings = true;
     let (stats, inputs) =
         pipeline::fold(&run.files, run.replay, run.pipeline, &run.progress, Stats::add)?;

@@ -321,10 +321,15 @@ impl<'a, P: Replayable> Replay<'_, 'a, P> {
         self.facts.plies = self.ply;
         self.rules.after_move(&self.pos, self.ply, resolved.m);
         self.facts.moves_hash = mix(self.facts.moves_hash, resolved.m);
-        if let Some(book) = self.book.filter(|book| self.ply <= book.max_ply())
-            && let Some(opening) = book.lookup(position_hash(&self.pos))
-        {
-            self.facts.opening = Some(opening);
+        if let Some(book) = self.book {
+            let hash = position_hash(&self.pos);
+            if let Some(opening) = book.lookup(hash) {
+                self.facts.opening = Some(opening);
+            }
+            if !book.on_path(hash) {
+                // Off every book line: the rest of the game is not looked up.
+                self.book = None;
+            }
         }
         let gives_check = self.pos.is_check();
         self.in_check = Some(gives_check);

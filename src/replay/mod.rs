@@ -28,7 +28,7 @@ use crate::{
     chunk::Chunk,
     export::{self, MovetextWriter},
     openings::OpeningBook,
-    options::ReplayOptions,
+    options::{KeepTags, ReplayOptions},
     record::{ErrorKind, Export, GameError, GameRecord, Warning, WarningKind},
 };
 use game::MovetextFacts;
@@ -60,7 +60,7 @@ impl Replayer {
     /// A replayer with the given options.
     pub fn new(options: ReplayOptions) -> Self {
         let mut collector = TagCollector::default();
-        collector.keep_all = options.keep_tags || options.export;
+        collector.keep = if options.export { KeepTags::All } else { options.keep_tags };
         Replayer { options, collector, rules: RuleTracker::default() }
     }
 

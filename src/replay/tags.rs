@@ -12,7 +12,10 @@ use std::ops::ControlFlow;
 use memchr::{memchr, memchr_iter, memchr3};
 use pgn_reader::{RawTag, Visitor};
 
-use crate::record::{Warning, WarningKind};
+use crate::{
+    options::KeepTags,
+    record::{Warning, WarningKind},
+};
 
 /// The Seven Tag Roster, in its required order.
 pub const ROSTER: [&str; 7] = ["Event", "Site", "Date", "Round", "White", "Black", "Result"];
@@ -76,8 +79,8 @@ fn split_tag_line(text: &[u8]) -> Option<(&[u8], &[u8])> {
 pub struct TagCollector {
     /// The tags collected so far for the current game.
     pub tags: TagSet,
-    /// Whether to keep every tag in `TagSet::all`.
-    pub keep_all: bool,
+    /// Which tags to keep in `TagSet::all`.
+    pub keep: KeepTags,
     /// Fingerprints of the tag names seen in this game (no allocation per
     /// tag; a 64-bit collision would only add a false duplicate warning).
     seen: Vec<u64>,
@@ -138,7 +141,7 @@ impl Visitor for TagCollector {
     fn tag(&mut self, _tags: &mut (), name: &[u8], value: RawTag<'_>) -> ControlFlow<()> {
         self.tags.count += 1;
         self.note_name(name);
-        if self.keep_all {
+        if self.keep.keeps(name) {
             let name = String::from_utf8_lossy(name).into_owned();
             self.tags.all.push((name, decode(value)));
         }

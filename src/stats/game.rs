@@ -145,8 +145,8 @@ impl Speed {
 /// The tags the statistics are keyed by, interpreted.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GameFacts<'a> {
-    /// White's and Black's rating (`WhiteElo`, `BlackElo`), when a
-    /// positive whole number.
+    /// White's and Black's rating (`WhiteElo`, `BlackElo`), when a whole
+    /// number from 1 to 4000.
     pub elo: [Option<u32>; 2],
     /// `year × 100 + month` from `UTCDate`, else `Date` (month 0 when
     /// unknown); `None` when the year is unknown.
@@ -156,9 +156,14 @@ pub struct GameFacts<'a> {
     /// ECO code and opening name (see [`GameFacts::of`]); empty when
     /// unknown.
     pub opening: (&'a str, &'a str),
-    /// The `Termination` tag.
+    /// The `Termination` tag (ignoring `?`).
     pub termination: Option<&'a str>,
 }
+
+/// The tags `GameFacts::of` reads: the only ones `stats` asks the replay
+/// to keep.
+pub const TAGS: &[&str] =
+    &["WhiteElo", "BlackElo", "Date", "UTCDate", "TimeControl", "ECO", "Opening", "Termination"];
 
 impl<'a> GameFacts<'a> {
     /// Reads a record's tags (the first of duplicated tags counts). The
@@ -196,21 +201,25 @@ impl<'a> GameFacts<'a> {
             month: utc_date.or(date).and_then(month),
             speed: Speed::of(time_control),
             opening: (eco.unwrap_or_default(), name.unwrap_or_default()),
-            termination: termination.map(str::trim),
+            termination: known(termination),
         }
     }
 }
 
-/// A rating tag: a positive whole number.
+/// Ratings outside this range are typing errors or placeholders (`0`),
+/// read as no rating.
+const RATINGS: std::ops::RangeInclusive<u32> = 1..=4000;
+
+/// A rating tag: a whole number in [`RATINGS`].
 fn rating(value: Option<&str>) -> Option<u32> {
-    value.and_then(|v| v.trim().parse::<u32>().ok()).filter(|&elo| elo > 0)
+    value.and_then(|v| v.trim().parse::<u32>().ok()).filter(|elo| RATINGS.contains(elo))
 }
 
 /// `year × 100 + month` of a `YYYY.MM.DD` date whose year is known (month
 /// 0 when `??` or out of range).
 fn month(date: &str) -> Option<u32> {
     let mut parts = date.trim().split('.');
-    let year = parts.next().filter(|y| y.len() == 4)?.parse::<u32>().ok()?;
+    let year = parts.next().filter(|y| y.len() == 4)?.parse::<u32>().ok().filter(|&y| y > 0)?;
     let month = parts.next().and_then(|m| m.parse::<u32>().ok()).filter(|m| (1..=12).contains(m));
     Some(year * 100 + month.unwrap_or(0))
 }
@@ -253,6 +262,7 @@ mod tests {
         assert_eq!(month("1951.13.01"), Some(195100));
         assert_eq!(month("????.??.??"), None);
         assert_eq!(month("95.01.01"), None);
+        assert_eq!(month("0000.01.01"), None, "year 0 would collide with undated");
     }
 
     #[test]
@@ -269,6 +279,8 @@ mod tests {
         assert_eq!(rating(Some("2983")), Some(2983));
         assert_eq!(rating(Some(" 1500 ")), Some(1500));
         assert_eq!(rating(Some("0")), None);
+        assert_eq!(rating(Some("4000")), Some(4000));
+        assert_eq!(rating(Some("4294967295")), None);
         assert_eq!(rating(Some("?")), None);
         assert_eq!(rating(Some("-")), None);
         assert_eq!(rating(None), None);

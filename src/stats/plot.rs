@@ -59,6 +59,8 @@ fn rating_gap(rows: &[RatingGapRow], path: &Path) -> Drawn {
         .configure_mesh()
         .x_desc("WhiteElo - BlackElo (50-point buckets)")
         .y_desc("White's score, %")
+        .x_label_formatter(&|x| format!("{x:.0}"))
+        .y_label_formatter(&|y| format!("{y:.0}"))
         .draw()?;
     let expected = charted.iter().map(|&(x, _, e)| (x, e));
     chart

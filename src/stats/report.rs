@@ -243,7 +243,7 @@ fn headline(report: &Report, wtr: &mut dyn Write) -> io::Result<()> {
         )?;
     }
     if let (Some(median), Some(mean)) = (s.median_plies, s.mean_plies) {
-        writeln!(wtr, "games last {median} plies (median), {mean:.2} on average")?;
+        writeln!(wtr, "Games last {median} plies (median), {mean:.2} on average")?;
     }
     writeln!(wtr)
 }
@@ -389,7 +389,8 @@ fn rating_gap(report: &Report) -> Table {
     let title = format!(
         "White's score by rating gap, WhiteElo - BlackElo (within {SCREEN_GAP}; all in rating_gap.csv)"
     );
-    let mut table = Table::new(title, 1, &["gap", "games", "White %", "expected %", "difference"]);
+    let mut table =
+        Table::new(title, 1, &["gap", "decided", "White %", "expected %", "difference"]);
     for r in &report.rating_gap {
         if r.gap_from < -SCREEN_GAP || r.gap_to > SCREEN_GAP {
             continue;

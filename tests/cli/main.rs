@@ -9,8 +9,12 @@
 //! `paths`: every way of reading input gives the same records.
 //! `stats`: `stats` tables from hand counts; shards + `merge` == one run.
 //! `fmt`: export format, stable, faithful, and safe in place.
+//! `check`: every finding code at its place; `crosstable`: hand-computed
+//! tie-breaks.
 
 mod bad_input;
+mod check;
+mod crosstable;
 mod fmt;
 mod paths;
 mod rules;

@@ -461,6 +461,18 @@ fn merged_shards_give_the_same_csv_as_one_run_in_any_order() {
 }
 
 #[test]
+fn threads_and_chunk_sizes_do_not_change_the_tables() {
+    let work = tempfile::tempdir().unwrap();
+    let sample = fixture("sample.pgn");
+    let one = work.path().join("one");
+    ok(&run(&["stats", "-q", "-j", "1", "--csv", path(&one), &sample]));
+    let many = work.path().join("many");
+    let args = ["stats", "-q", "-j", "4", "--chunk-size", "3000", "--csv", path(&many), &sample];
+    ok(&run(&args));
+    assert_eq!(csv_bytes(&many), csv_bytes(&one));
+}
+
+#[test]
 fn partials_stream_through_standard_input_and_output() {
     let games = fixture("stats/games.pgn");
     let part = run(&["stats", "-q", "--partial", "-", &games]);
