@@ -37,6 +37,10 @@
 # says which). Rows for python-chess run on a prefix file holding the
 # first N games, and its rates are for that prefix.
 #
+# Each command's standard output goes to a temporary file, not /dev/null:
+# GNU grep stops at the first match when its output is /dev/null. The two
+# `> /dev/null` rows say so in their names (run through `sh -c`).
+#
 # Exit statuses: arbiter and the pgn-reader validators exit 1 when games
 # have errors; that is a result, not a failure. A tool that cannot be
 # built, installed or run gets a row saying so, and the script goes on.
@@ -266,7 +270,7 @@ measure() {
     m_fail=
     for ((i = 0; i < runs; i++)); do
         t0=$(date +%s%N)
-        /usr/bin/time -f '%M %U %S' -o "$tmp/time.out" "$@" >/dev/null 2>"$tmp/stderr"
+        /usr/bin/time -f '%M %U %S' -o "$tmp/time.out" "$@" >"$tmp/stdout" 2>"$tmp/stderr"
         rc=$?
         t1=$(date +%s%N)
         if ! [[ " $ok " == *" $rc "* ]]; then
@@ -375,11 +379,12 @@ bench_file() {
         fi
     fi
 
-    row 'cat > /dev/null' "$dec" "$games" "$plain_bytes" 0 0 cat "$plain"
+    row 'cat > /dev/null' "$dec" "$games" "$plain_bytes" 0 0 \
+        sh -c 'exec cat -- "$1" >/dev/null' sh "$plain"
     row 'grep -F -c "[Event "' "$dec" "$games" "$plain_bytes" 0 "0 1" grep -F -c "[Event " "$plain"
     if [[ -n $decompress ]]; then
-        # shellcheck disable=SC2086 # $decompress is a command and its option
-        row "$decompress > /dev/null" "$raw" "$games" "$plain_bytes" "$raw_packed" 0 $decompress "$file"
+        row "$decompress > /dev/null" "$raw" "$games" "$plain_bytes" "$raw_packed" 0 \
+            sh -c "exec $decompress -- \"\$1\" >/dev/null" sh "$file"
     fi
 
     local jobs_all
