@@ -14,7 +14,7 @@
 
 use shakmaty::{Color, san::SanPlus};
 
-use crate::replay::tags::ROSTER;
+use crate::{record::TagList, replay::tags::ROSTER};
 
 /// Longest line of the output.
 pub const MAX_LINE: usize = 80;
@@ -31,9 +31,9 @@ fn unknown(name: &str) -> &'static str {
 /// Writes the tag section of a game: the roster in order (missing tags get
 /// their "unknown" value; `Result` falls back on `result`), then the other
 /// tags in their order. A roster tag given twice keeps its first value.
-pub fn write_tags(tags: &[(String, String)], result: &str, out: &mut Vec<u8>) {
+pub fn write_tags(tags: &TagList, result: &str, out: &mut Vec<u8>) {
     for name in ROSTER {
-        let value = tags.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str());
+        let value = tags.get(name);
         let value = match (name, value) {
             (_, Some(value)) => value,
             ("Result", None) => result,
@@ -41,7 +41,7 @@ pub fn write_tags(tags: &[(String, String)], result: &str, out: &mut Vec<u8>) {
         };
         write_tag(name, value, out);
     }
-    for (name, value) in tags.iter().filter(|(n, _)| !ROSTER.contains(&n.as_str())) {
+    for (name, value) in tags.iter().filter(|(n, _)| !ROSTER.contains(n)) {
         write_tag(name, value, out);
     }
     out.push(b'\n');
@@ -190,11 +190,10 @@ mod tests {
 
     #[test]
     fn roster_first_missing_tags_filled_values_escaped() {
-        let tags = vec![
-            ("White".to_owned(), "Anna \"A\" \\ B".to_owned()),
-            ("ECO".to_owned(), "C65".to_owned()),
-            ("Event".to_owned(), "Open".to_owned()),
-        ];
+        let mut tags = TagList::default();
+        tags.push("White", "Anna \"A\" \\ B");
+        tags.push("ECO", "C65");
+        tags.push("Event", "Open");
         let mut out = Vec::new();
         write_tags(&tags, "1-0", &mut out);
         let text = String::from_utf8(out).unwrap();

@@ -1,43 +1,43 @@
 //! Opening classification from the moves played.
 //!
 //! The book is the lichess chess-openings table (CC0, `data/openings/`,
-//! embedded in the binary), indexed by the position each line reaches, hashed
-//! as the repetition rule hashes positions. A game is classified by the
+//! embedded in the binary), indexed by the position each line reaches, told
+//! apart as the repetition rule tells positions apart. A game is classified by the
 //! deepest book position it passes through while it stays on positions of
 //! book lines (which recognises transpositions; a game that leaves them is
 //! not looked up further). Built once, on first use.
 
-use std::{
-    collections::HashMap,
-    hash::{BuildHasherDefault, Hasher},
-    sync::OnceLock,
-};
+use std::sync::OnceLock;
 
-/// Hashes a key that is already a Zobrist hash by keeping it as it is
-/// (SipHash over it was a sixth of the cost of `stats`).
-#[derive(Default)]
-struct Identity(u64);
+use hashbrown::HashMap;
+use shakmaty::{Bitboard, Board, Chess, Color, Position, Square, san::San};
 
-impl Hasher for Identity {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        // Only `write_u64` is used for `u64` keys; fold anything else.
-        self.0 = bytes.iter().fold(self.0, |h, &b| h.rotate_left(8) ^ u64::from(b));
-    }
-
-    fn write_u64(&mut self, n: u64) {
-        self.0 = n;
-    }
+/// A position as the book tells positions apart: the repetition rule's
+/// identity (pieces, side to move, castling rights, and the en passant
+/// square only when a capture there is legal), compared exactly. Hashing
+/// it is a few multiplications, where a Zobrist hash walks every piece
+/// (that walk was a third of what classification cost `stats`).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct BookKey {
+    board: Board,
+    turn: Color,
+    castling: Bitboard,
+    en_passant: Option<Square>,
 }
 
-type Map<V> = HashMap<u64, V, BuildHasherDefault<Identity>>;
-
-use shakmaty::{Chess, Position, san::San};
-
-use crate::replay::rules::position_hash;
+impl BookKey {
+    /// The key of `pos`.
+    pub fn of<P: Position>(pos: &P) -> BookKey {
+        BookKey {
+            board: pos.board().clone(),
+            turn: pos.turn(),
+            castling: pos.castles().castling_rights(),
+            // Only after a double step can there be a capture: skip the
+            // move generation `legal_ep_square` does otherwise.
+            en_passant: pos.maybe_ep_square().and_then(|_| pos.legal_ep_square()),
+        }
+    }
+}
 
 /// One named opening line.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -55,10 +55,20 @@ pub type OpeningId = u32;
 #[derive(Debug)]
 pub struct OpeningBook {
     openings: Vec<Opening>,
-    by_position: Map<OpeningId>,
-    /// Every position on some line (prefixes included).
-    on_path: Map<()>,
+    /// Every position on some line (prefixes included), with the opening
+    /// whose line ends there, if any.
+    positions: HashMap<BookKey, Option<OpeningId>>,
     max_ply: u32,
+}
+
+/// What the book says about a position.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BookEntry {
+    /// No line passes through it.
+    OffBook,
+    /// Some line passes through it; `Some` names the opening whose line
+    /// ends there.
+    OnPath(Option<OpeningId>),
 }
 
 const TABLES: [&str; 5] = [
@@ -80,12 +90,8 @@ impl OpeningBook {
     /// whose moves cannot be replayed are left out; of two lines reaching
     /// the same position the first is kept.
     pub fn from_tables(tables: &[&str]) -> OpeningBook {
-        let mut book = OpeningBook {
-            openings: Vec::new(),
-            by_position: Map::default(),
-            on_path: Map::default(),
-            max_ply: 0,
-        };
+        let mut book =
+            OpeningBook { openings: Vec::new(), positions: HashMap::default(), max_ply: 0 };
         for line in tables.iter().flat_map(|table| table.lines().skip(1)) {
             let mut columns = line.split('\t');
             let (Some(eco), Some(name), Some(moves)) =
@@ -93,28 +99,30 @@ impl OpeningBook {
             else {
                 continue;
             };
-            let Some((hash, plies, path)) = replay_line(moves) else { continue };
-            for h in path {
-                book.on_path.insert(h, ());
-            }
+            let Some(path) = replay_line(moves) else { continue };
+            let plies = path.len() as u32;
+            let mut path = path.into_iter().rev();
+            let Some(end) = path.next() else { continue };
             let id = book.openings.len() as OpeningId;
-            if let std::collections::hash_map::Entry::Vacant(entry) = book.by_position.entry(hash) {
-                entry.insert(id);
+            let slot = book.positions.entry(end).or_default();
+            if slot.is_none() {
+                *slot = Some(id);
                 book.openings.push(Opening { eco: eco.to_owned(), name: name.to_owned() });
                 book.max_ply = book.max_ply.max(plies);
+            }
+            for key in path {
+                book.positions.entry(key).or_default();
             }
         }
         book
     }
 
-    /// The opening whose line reaches the position with this hash.
-    pub fn lookup(&self, hash: u64) -> Option<OpeningId> {
-        self.by_position.get(&hash).copied()
-    }
-
-    /// Whether some line passes through this position.
-    pub fn on_path(&self, hash: u64) -> bool {
-        self.on_path.contains_key(&hash)
+    /// What the book says about the position with this key.
+    pub fn lookup(&self, key: &BookKey) -> BookEntry {
+        match self.positions.get(key) {
+            Some(&opening) => BookEntry::OnPath(opening),
+            None => BookEntry::OffBook,
+        }
     }
 
     /// The opening `id` stands for.
@@ -138,18 +146,17 @@ impl OpeningBook {
     }
 }
 
-/// The hash of the position `moves` (`1. e4 e5 2. Nf3`) reach, and its ply.
-fn replay_line(moves: &str) -> Option<(u64, u32, Vec<u64>)> {
+/// The keys of the positions `moves` (`1. e4 e5 2. Nf3`) pass through,
+/// one per ply; the last is where the line ends.
+fn replay_line(moves: &str) -> Option<Vec<BookKey>> {
     let mut pos = Chess::default();
-    let mut plies = 0;
     let mut path = Vec::new();
     for word in moves.split_whitespace().filter(|w| !w.ends_with('.')) {
         let m = word.parse::<San>().ok()?.to_move(&pos).ok()?;
         pos.play_unchecked(m);
-        plies += 1;
-        path.push(position_hash(&pos));
+        path.push(BookKey::of(&pos));
     }
-    Some((position_hash(&pos), plies, path))
+    Some(path)
 }
 
 #[cfg(test)]
@@ -166,13 +173,16 @@ mod tests {
     #[test]
     fn positions_find_their_opening_even_by_transposition() {
         let book = OpeningBook::standard();
-        let (berlin, _, _) = replay_line("1. e4 e5 2. Nf3 Nc6 3. Bb5 Nf6").unwrap();
-        let opening = book.get(book.lookup(berlin).unwrap()).unwrap();
+        let end = |moves| replay_line(moves).unwrap().pop().unwrap();
+        let berlin = end("1. e4 e5 2. Nf3 Nc6 3. Bb5 Nf6");
+        let BookEntry::OnPath(Some(id)) = book.lookup(&berlin) else { panic!("not in the book") };
+        let opening = book.get(id).unwrap();
         assert_eq!(
             (opening.eco.as_str(), opening.name.as_str()),
             ("C65", "Ruy Lopez: Berlin Defense")
         );
-        let (transposed, _, _) = replay_line("1. Nf3 Nc6 2. e4 e5 3. Bb5 Nf6").unwrap();
-        assert_eq!(book.lookup(transposed), book.lookup(berlin));
+        let transposed = end("1. Nf3 Nc6 2. e4 e5 3. Bb5 Nf6");
+        assert_eq!(book.lookup(&transposed), book.lookup(&berlin));
+        assert_eq!(book.lookup(&end("1. e4 e5 2. Ke2 Ke7 3. Ke1")), BookEntry::OffBook);
     }
 }

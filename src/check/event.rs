@@ -11,7 +11,7 @@ use crate::record::GameRecord;
 /// The value of tag `name` (its first occurrence), trimmed; `None` when the
 /// game has no such tag.
 pub fn tag<'a>(record: &'a GameRecord, name: &str) -> Option<&'a str> {
-    record.tags.iter().find(|(n, _)| n == name).map(|(_, value)| value.trim())
+    record.tags.get(name).map(str::trim)
 }
 
 /// A tag value that says something: not empty, `?` or `-`.

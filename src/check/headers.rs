@@ -69,8 +69,8 @@ pub fn check(i: usize, r: &GameRecord, findings: &mut Vec<Finding>) {
 /// not the first tags, in roster order.
 fn roster_order(r: &GameRecord) -> Option<String> {
     let mut names: Vec<&str> = Vec::new();
-    for (name, _) in &r.tags {
-        if !names.contains(&name.as_str()) {
+    for (name, _) in r.tags.iter() {
+        if !names.contains(&name) {
             names.push(name);
         }
     }

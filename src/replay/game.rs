@@ -17,11 +17,11 @@ use super::{
     lexer::{Located, Token},
     notation::{self, Written},
     resolve::Replayable,
-    rules::{RuleFindings, RuleTracker, position_hash},
+    rules::{RuleFindings, RuleTracker},
 };
 use crate::{
     export::MovetextWriter,
-    openings::{OpeningBook, OpeningId},
+    openings::{BookEntry, BookKey, OpeningBook, OpeningId},
     options::ReplayOptions,
     record::{ErrorKind, GameError, Termination, Warning, WarningKind},
 };
@@ -322,13 +322,10 @@ impl<'a, P: Replayable> Replay<'_, 'a, P> {
         self.rules.after_move(&self.pos, self.ply, resolved.m);
         self.facts.moves_hash = mix(self.facts.moves_hash, resolved.m);
         if let Some(book) = self.book {
-            let hash = position_hash(&self.pos);
-            if let Some(opening) = book.lookup(hash) {
-                self.facts.opening = Some(opening);
-            }
-            if !book.on_path(hash) {
+            match book.lookup(&BookKey::of(&self.pos)) {
+                BookEntry::OnPath(opening) => self.facts.opening = opening.or(self.facts.opening),
                 // Off every book line: the rest of the game is not looked up.
-                self.book = None;
+                BookEntry::OffBook => self.book = None,
             }
         }
         let gives_check = self.pos.is_check();

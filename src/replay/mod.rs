@@ -245,7 +245,8 @@ impl Replayer {
             result_consistent: result_consistent(&findings, recorded),
             warnings,
             final_fen: facts.final_fen,
-            tags: std::mem::take(&mut tags.all),
+            // A copy sized to fit; the collector's buffers serve the next game.
+            tags: tags.all.clone(),
             opening: facts.opening,
             moves_hash: facts.moves_hash,
             offset: chunk.offset + span.start as u64,

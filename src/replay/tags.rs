@@ -14,7 +14,7 @@ use pgn_reader::{RawTag, Visitor};
 
 use crate::{
     options::KeepTags,
-    record::{Warning, WarningKind},
+    record::{TagList, Warning, WarningKind},
 };
 
 /// The Seven Tag Roster, in its required order.
@@ -35,8 +35,8 @@ pub struct TagSet {
     pub count: usize,
     /// How many tag lines pgn-reader could not read (no closing quote).
     pub unreadable: usize,
-    /// Every tag in order, when the collector keeps them all.
-    pub all: Vec<(String, String)>,
+    /// The tags the collector keeps, in order.
+    pub all: TagList,
 }
 
 impl TagSet {
@@ -54,11 +54,18 @@ impl TagSet {
 
 /// Decodes a tag value: escapes resolved, UTF-8 if valid, else Latin-1.
 pub fn decode(value: RawTag<'_>) -> String {
+    let mut text = String::new();
+    decode_into(value, &mut text);
+    text
+}
+
+/// Appends the decoded tag value to `out` (see [`decode`]).
+fn decode_into(value: RawTag<'_>, out: &mut String) {
     let bytes = value.decode();
     match std::str::from_utf8(&bytes) {
-        Ok(text) => text.to_owned(),
+        Ok(text) => out.push_str(text),
         // Latin-1 maps each byte to the code point of the same value.
-        Err(_) => bytes.iter().map(|&b| char::from(b)).collect(),
+        Err(_) => out.extend(bytes.iter().map(|&b| char::from(b))),
     }
 }
 
@@ -142,8 +149,9 @@ impl Visitor for TagCollector {
         self.tags.count += 1;
         self.note_name(name);
         if self.keep.keeps(name) {
-            let name = String::from_utf8_lossy(name).into_owned();
-            self.tags.all.push((name, decode(value)));
+            self.tags
+                .all
+                .push_with(&String::from_utf8_lossy(name), |text| decode_into(value, text));
         }
         let slot = match name {
             b"FEN" => &mut self.tags.fen,

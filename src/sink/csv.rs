@@ -162,7 +162,7 @@ mod tests {
             result_consistent: true,
             warnings: Vec::new(),
             final_fen: String::new(),
-            tags: Vec::new(),
+            tags: Default::default(),
             opening: None,
             moves_hash: 0,
             offset: 0,

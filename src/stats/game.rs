@@ -173,8 +173,8 @@ impl<'a> GameFacts<'a> {
     pub fn of(record: &'a GameRecord) -> GameFacts<'a> {
         let [mut white_elo, mut black_elo, mut date, mut utc_date, mut time_control] = [None; 5];
         let [mut eco, mut name, mut termination] = [None; 3];
-        for (tag, value) in &record.tags {
-            let slot = match tag.as_str() {
+        for (tag, value) in record.tags.iter() {
+            let slot = match tag {
                 "WhiteElo" => &mut white_elo,
                 "BlackElo" => &mut black_elo,
                 "Date" => &mut date,
@@ -185,7 +185,7 @@ impl<'a> GameFacts<'a> {
                 "Termination" => &mut termination,
                 _ => continue,
             };
-            slot.get_or_insert(value.as_str());
+            slot.get_or_insert(value);
         }
         let known =
             |value: Option<&'a str>| value.map(str::trim).filter(|v| !v.is_empty() && *v != "?");

@@ -16,9 +16,13 @@ pub mod plot;
 pub mod report;
 pub mod tables;
 
-use std::collections::{BTreeMap, btree_map::Entry};
+use std::{
+    collections::{BTreeMap, btree_map::Entry},
+    hash::Hash,
+};
 
-use serde::{Deserialize, Serialize};
+use hashbrown::{HashMap, hash_map};
+use serde::{Deserialize, Serialize, Serializer};
 
 use self::{
     game::{GameFacts, Outcome, Speed},
@@ -38,6 +42,19 @@ pub trait Merge {
 impl Merge for u64 {
     fn merge(&mut self, other: Self) {
         *self = self.saturating_add(other);
+    }
+}
+
+impl<K: Eq + Hash, V: Merge> Merge for HashMap<K, V> {
+    fn merge(&mut self, other: Self) {
+        for (key, value) in other {
+            match self.entry(key) {
+                hash_map::Entry::Vacant(entry) => {
+                    entry.insert(value);
+                }
+                hash_map::Entry::Occupied(entry) => entry.into_mut().merge(value),
+            }
+        }
     }
 }
 
@@ -254,8 +271,11 @@ pub struct Stats {
     /// Games by ECO code, then opening name (empty when unknown).
     pub openings: BTreeMap<String, BTreeMap<String, Tally>>,
     /// Games by player name (`White`/`Black` tags; missing, empty and `?`
-    /// names left out).
-    pub players: BTreeMap<String, Player>,
+    /// names left out). Hashed: a B-tree walk through tens of thousands
+    /// of names was most of the cost of counting a game; written sorted
+    /// by name, so that partials do not depend on the order of counting.
+    #[serde(serialize_with = "sorted")]
+    pub players: HashMap<String, Player>,
     /// Games in which both players have a rating, by `WhiteElo − BlackElo`.
     pub rating_gaps: BTreeMap<i64, Tally>,
     /// Games by `year × 100 + month` (month 0: unknown; key 0: no date).
@@ -305,19 +325,18 @@ impl Stats {
             let Some(name) = name.as_deref().filter(|n| !n.is_empty() && *n != "?") else {
                 continue;
             };
-            with(&mut self.players, name, |player| {
-                let (tally, points) = if as_white {
-                    (&mut player.white, white_points)
-                } else {
-                    (&mut player.black, white_points.map(|p| 2 - p))
-                };
-                tally.add(outcome);
-                if let (Some(points), Some(elo)) = (points, opponent_elo) {
-                    player.rated.games += 1;
-                    player.rated.points_x2 += points;
-                    player.rated.opponent_rating_sum += u64::from(elo);
-                }
-            });
+            let player = self.players.entry_ref(name).or_default();
+            let (tally, points) = if as_white {
+                (&mut player.white, white_points)
+            } else {
+                (&mut player.black, white_points.map(|p| 2 - p))
+            };
+            tally.add(outcome);
+            if let (Some(points), Some(elo)) = (points, opponent_elo) {
+                player.rated.games += 1;
+                player.rated.points_x2 += points;
+                player.rated.opponent_rating_sum += u64::from(elo);
+            }
         }
         if let (Some(white), Some(black)) = (white_elo, black_elo) {
             let gap = i64::from(white) - i64::from(black);
@@ -383,6 +402,11 @@ fn with<V: Default>(map: &mut BTreeMap<String, V>, key: &str, update: impl FnOnc
         Some(value) => update(value),
         None => update(map.entry(key.to_owned()).or_default()),
     }
+}
+
+/// Serializes a map in the order of its keys.
+fn sorted<S: Serializer, V: Serialize>(map: &HashMap<String, V>, s: S) -> Result<S::Ok, S::Error> {
+    s.collect_map(map.iter().collect::<BTreeMap<_, _>>())
 }
 
 /// Adds one to the count of `key`.

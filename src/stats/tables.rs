@@ -8,6 +8,7 @@
 
 use std::collections::BTreeMap;
 
+use hashbrown::HashMap;
 use serde::Serialize;
 
 use super::{Merge, Player, Stats, Tally, game::Speed, histogram::Histogram};
@@ -526,7 +527,7 @@ fn openings(openings: &BTreeMap<String, BTreeMap<String, Tally>>) -> Vec<Opening
     rows
 }
 
-fn players(players: &BTreeMap<String, Player>) -> Vec<PlayerRow> {
+fn players(players: &HashMap<String, Player>) -> Vec<PlayerRow> {
     let mut rows: Vec<PlayerRow> = players
         .iter()
         .map(|(name, player)| {
@@ -557,7 +558,7 @@ fn players(players: &BTreeMap<String, Player>) -> Vec<PlayerRow> {
             }
         })
         .collect();
-    rows.sort_by_key(|row| std::cmp::Reverse(row.games));
+    rows.sort_by(|a, b| b.games.cmp(&a.games).then_with(|| a.player.cmp(&b.player)));
     rows
 }
 
