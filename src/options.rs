@@ -18,10 +18,14 @@ pub struct ReplayOptions {
     /// Write each game in PGN export format (`GameRecord::export`); implies
     /// replaying variations and keeping tags.
     pub export: bool,
+    /// Hash each game's mainline moves (`GameRecord::moves_hash`), to find
+    /// duplicate games.
+    pub hash_moves: bool,
 }
 
-/// Which tags the replay keeps in `GameRecord::tags` (each kept tag costs
-/// two allocations per game, so commands ask only for what they read).
+/// Which tags the replay keeps in `GameRecord::tags` (each kept tag is
+/// decoded and copied for every game, so commands ask only for what they
+/// read).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum KeepTags {
     /// None (the roster fields of the record are always there).

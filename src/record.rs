@@ -75,7 +75,7 @@ pub struct GameRecord {
     #[serde(skip)]
     pub opening: Option<crate::openings::OpeningId>,
     /// A hash of the mainline moves legally played: equal move sequences
-    /// have equal hashes.
+    /// have equal hashes (0 unless `ReplayOptions::hash_moves`).
     #[serde(skip)]
     pub moves_hash: u64,
     /// Byte offset of the game in its (uncompressed) input.

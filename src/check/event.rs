@@ -142,7 +142,11 @@ pub(crate) mod tests {
     pub fn replay(pgn: &str) -> Vec<GameRecord> {
         let chunk = Chunk::from_bytes("t.pgn", pgn.as_bytes().to_vec());
         let mut records = Vec::new();
-        let options = ReplayOptions { keep_tags: KeepTags::All, ..ReplayOptions::default() };
+        let options = ReplayOptions {
+            keep_tags: KeepTags::All,
+            hash_moves: true,
+            ..ReplayOptions::default()
+        };
         Replayer::new(options).replay(&chunk, &mut records);
         for (i, record) in records.iter_mut().enumerate() {
             record.index = i as u64 + 1;

@@ -40,7 +40,7 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitStatus> {
     };
     let deny_warnings = config.check.deny_warnings || args.deny.contains(&Deny::Warnings);
     let run = super::resolve(&args.input, true);
-    let replay = ReplayOptions { keep_tags: KeepTags::All, ..run.replay };
+    let replay = ReplayOptions { keep_tags: KeepTags::All, hash_moves: true, ..run.replay };
     let mut collect = Collect::default();
     let summary = pipeline::run(&run.files, replay, run.pipeline, &run.progress, &mut collect)?;
     let report = check::check(&collect.records, &options);

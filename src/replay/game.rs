@@ -106,6 +106,7 @@ struct Replay<'r, 'a, P> {
     /// Line of the outermost skipped `(`.
     skipped_line: u64,
     variations: bool,
+    hash_moves: bool,
     rules: &'r mut RuleTracker,
     book: Option<&'static OpeningBook>,
     export: Option<&'r mut MovetextWriter>,
@@ -154,6 +155,7 @@ pub fn replay<'a, P: Replayable>(
         skipped_depth: 0,
         skipped_line: 0,
         variations: options.variations,
+        hash_moves: options.hash_moves,
         rules,
         book,
         export,
@@ -306,7 +308,9 @@ impl<'a, P: Replayable> Replay<'_, 'a, P> {
             self.pos.play_unchecked(resolved.m);
             self.ply += 1;
             self.in_check = None;
-            self.echo(echo);
+            if let Some(played) = echo {
+                self.echo(played);
+            }
             return;
         }
         // A `#` on the previous move was wrong: a legal move followed it.
@@ -317,10 +321,14 @@ impl<'a, P: Replayable> Replay<'_, 'a, P> {
         self.rules.before_move(&self.pos, resolved.m);
         self.pos.play_unchecked(resolved.m);
         self.ply += 1;
-        self.echo(echo);
+        if let Some(played) = echo {
+            self.echo(played);
+        }
         self.facts.plies = self.ply;
         self.rules.after_move(&self.pos, self.ply, resolved.m);
-        self.facts.moves_hash = mix(self.facts.moves_hash, resolved.m);
+        if self.hash_moves {
+            self.facts.moves_hash = mix(self.facts.moves_hash, resolved.m);
+        }
         if let Some(book) = self.book {
             match book.lookup(&BookKey::of(&self.pos)) {
                 BookEntry::OnPath(opening) => self.facts.opening = opening.or(self.facts.opening),
@@ -344,8 +352,8 @@ impl<'a, P: Replayable> Replay<'_, 'a, P> {
 
     /// Writes the move just played, in canonical SAN with the suffix the new
     /// position calls for, to the export writer.
-    fn echo(&mut self, played: Option<(u32, Color, San)>) {
-        if let (Some(export), Some((number, turn, san))) = (self.export.as_deref_mut(), played) {
+    fn echo(&mut self, (number, turn, san): (u32, Color, San)) {
+        if let Some(export) = self.export.as_deref_mut() {
             export.san(number, turn, SanPlus { san, suffix: Suffix::from_position(&self.pos) });
         }
     }

@@ -36,6 +36,7 @@ pub enum Written {
 const MAX_MOVE_LEN: usize = 12;
 
 /// Reads a word as a move.
+#[inline]
 pub fn parse(word: &[u8]) -> Written {
     if let Some(san_plus) = common_san(word) {
         return Written::Move { san_plus, normalised: false };
@@ -57,14 +58,15 @@ pub fn parse(word: &[u8]) -> Written {
 /// then decides. Where it answers, it answers exactly as shakmaty does (a
 /// test compares the two on every short word); on master games it halves
 /// the cost of reading SAN.
+#[inline]
 fn common_san(word: &[u8]) -> Option<SanPlus> {
     let (body, suffix) = match word {
         [body @ .., b'+'] => (body, Some(Suffix::Check)),
         [body @ .., b'#'] => (body, Some(Suffix::Checkmate)),
         _ => (word, None),
     };
-    let file = |byte: u8| File::from_char(char::from(byte));
-    let rank = |byte: u8| Rank::from_char(char::from(byte));
+    let file = |byte: u8| (byte.wrapping_sub(b'a') < 8).then(|| File::new(u32::from(byte - b'a')));
+    let rank = |byte: u8| (byte.wrapping_sub(b'1') < 8).then(|| Rank::new(u32::from(byte - b'1')));
     let san = match body {
         b"O-O" => San::Castle(CastlingSide::KingSide),
         b"O-O-O" => San::Castle(CastlingSide::QueenSide),
