@@ -14,7 +14,7 @@ use shakmaty::{
 };
 
 use super::{
-    lexer::{Located, Token},
+    lexer::{Located, Lexer, Token},
     notation::{self, Written},
     resolve::Replayable,
     rules::{RuleFindings, RuleTracker},
@@ -139,7 +139,7 @@ pub struct Context<'r> {
 /// Replays `tokens` from `start`.
 pub fn replay<'a, P: Replayable>(
     start: P,
-    tokens: impl Iterator<Item = Located<'a>>,
+    tokens: &mut Lexer<'a>,
     context: Context<'_>,
     options: &ReplayOptions,
     warnings: &mut Vec<Warning>,
@@ -168,9 +168,7 @@ pub fn replay<'a, P: Replayable>(
         last_move: None,
         in_check: None,
     };
-    for Located { token, line } in tokens {
-        replay.token(token, line);
-    }
+    tokens.for_each_token(|Located { token, line }| replay.token(token, line));
     replay.finish(options.final_fen)
 }
 
