@@ -14,7 +14,7 @@ use shakmaty::{
 };
 
 use super::{
-    lexer::{Located, Lexer, Token},
+    lexer::{Lexer, Located, Token},
     notation::{self, Written},
     resolve::Replayable,
     rules::{RuleFindings, RuleTracker},
