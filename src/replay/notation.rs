@@ -36,7 +36,7 @@ pub enum Written {
 const MAX_MOVE_LEN: usize = 12;
 
 /// Reads a word as a move.
-#[inline]
+#[inline(always)]
 pub fn parse(word: &[u8]) -> Written {
     if let Some(san_plus) = common_san(word) {
         return Written::Move { san_plus, normalised: false };
@@ -58,7 +58,7 @@ pub fn parse(word: &[u8]) -> Written {
 /// then decides. Where it answers, it answers exactly as shakmaty does (a
 /// test compares the two on every short word); on master games it halves
 /// the cost of reading SAN.
-#[inline]
+#[inline(always)]
 fn common_san(word: &[u8]) -> Option<SanPlus> {
     let (body, suffix) = match word {
         [body @ .., b'+'] => (body, Some(Suffix::Check)),
