@@ -7,7 +7,7 @@
 //! (PGN's official charset) when they are not valid UTF-8. `check` turns
 //! missing, malformed, duplicated and unreadable tags into warnings.
 
-use std::ops::ControlFlow;
+use std::{borrow::Cow, ops::ControlFlow};
 
 use memchr::{memchr, memchr_iter, memchr3};
 use pgn_reader::{RawTag, Visitor};
@@ -54,18 +54,20 @@ impl TagSet {
 
 /// Decodes a tag value: escapes resolved, UTF-8 if valid, else Latin-1.
 pub fn decode(value: RawTag<'_>) -> String {
-    let mut text = String::new();
-    decode_into(value, &mut text);
-    text
+    as_text(&value.decode()).into_owned()
 }
 
 /// Appends the decoded tag value to `out` (see [`decode`]).
 fn decode_into(value: RawTag<'_>, out: &mut String) {
-    let bytes = value.decode();
-    match std::str::from_utf8(&bytes) {
-        Ok(text) => out.push_str(text),
-        // Latin-1 maps each byte to the code point of the same value.
-        Err(_) => out.extend(bytes.iter().map(|&b| char::from(b))),
+    out.push_str(&as_text(&value.decode()));
+}
+
+/// Bytes as text: UTF-8 if valid, else Latin-1, which maps each byte to
+/// the code point of the same value.
+fn as_text(bytes: &[u8]) -> Cow<'_, str> {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => Cow::Borrowed(text),
+        Err(_) => Cow::Owned(bytes.iter().map(|&b| char::from(b)).collect()),
     }
 }
 
