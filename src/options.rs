@@ -3,6 +3,8 @@
 //! Built once from the clap types in `cli.rs`; nothing below this module
 //! sees clap. Plain data, validated at construction.
 
+use std::borrow::Cow;
+
 /// How games are replayed.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct ReplayOptions {
@@ -38,12 +40,19 @@ pub enum KeepTags {
 }
 
 impl KeepTags {
-    /// Whether a tag named `name` is kept.
-    pub fn keeps(self, name: &[u8]) -> bool {
+    /// The name a tag written `name` is kept under, or `None` when it is
+    /// not kept. A listed name is returned as listed (no decoding); with
+    /// `All`, the name as written, Latin-1 bytes replaced.
+    pub fn kept_name(self, name: &[u8]) -> Option<Cow<'_, str>> {
         match self {
-            KeepTags::None => false,
-            KeepTags::Only(names) => names.iter().any(|n| n.as_bytes() == name),
-            KeepTags::All => true,
+            KeepTags::None => None,
+            // The first byte first: most names differ there, and a full
+            // comparison is a call for every tag of every game.
+            KeepTags::Only(names) => names
+                .iter()
+                .find(|n| n.as_bytes().first() == name.first() && n.as_bytes() == name)
+                .map(|&n| Cow::Borrowed(n)),
+            KeepTags::All => Some(String::from_utf8_lossy(name)),
         }
     }
 }

@@ -150,10 +150,8 @@ impl Visitor for TagCollector {
     fn tag(&mut self, _tags: &mut (), name: &[u8], value: RawTag<'_>) -> ControlFlow<()> {
         self.tags.count += 1;
         self.note_name(name);
-        if self.keep.keeps(name) {
-            self.tags
-                .all
-                .push_with(&String::from_utf8_lossy(name), |text| decode_into(value, text));
+        if let Some(kept) = self.keep.kept_name(name) {
+            self.tags.all.push_with(&kept, |text| decode_into(value, text));
         }
         let slot = match name {
             b"FEN" => &mut self.tags.fen,
