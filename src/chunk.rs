@@ -106,6 +106,10 @@ pub fn find_cut(bytes: &[u8], target: usize, eof: bool) -> Option<usize> {
 /// file needs no such limit: its pages are the file's).
 pub const MAX_STREAMED_GAME: usize = 16 << 20;
 
+/// How far past the target chunk size a stream is read before looking
+/// for the cut: more than nearly every game is long.
+const STREAM_SLACK: usize = 256 << 10;
+
 /// Produces the chunks of one input in order.
 pub struct Chunker {
     file: Arc<str>,
@@ -146,10 +150,14 @@ impl Chunker {
                 ChunkData::Mapped { map: map.clone(), range: start..start + len }
             }
             Source::Stream { rdr, buffer, eof } => {
-                let mut want = self.target;
+                // Read a little past the target, so that the game crossing
+                // it usually ends in the buffer and one scan finds the cut
+                // (reading exactly the target scanned every chunk twice).
+                let target = self.target.min(MAX_STREAMED_GAME / 2);
+                let mut want = target + STREAM_SLACK;
                 let len = loop {
                     fill(rdr, buffer, eof, want)?;
-                    if let Some(cut) = find_cut(buffer, self.target, *eof) {
+                    if let Some(cut) = find_cut(buffer, target, *eof) {
                         break cut;
                     }
                     if buffer.len() >= MAX_STREAMED_GAME {
@@ -159,7 +167,7 @@ impl Chunker {
                         break buffer.len();
                     }
                     // One game longer than the buffer: read more of it.
-                    want = buffer.len().saturating_mul(2).clamp(self.target, MAX_STREAMED_GAME);
+                    want = buffer.len().saturating_mul(2).clamp(target, MAX_STREAMED_GAME);
                 };
                 if len == 0 {
                     return Ok(None);
@@ -179,6 +187,9 @@ impl Chunker {
 
 /// Reads until `buffer` holds `want` bytes or the stream ends.
 fn fill(rdr: &mut dyn Read, buffer: &mut Vec<u8>, eof: &mut bool, want: usize) -> io::Result<()> {
+    // Room for all of it at once: growing by doubling copied each chunk
+    // several times over.
+    buffer.reserve(want.saturating_sub(buffer.len()));
     while !*eof && buffer.len() < want {
         let missing = (want - buffer.len()) as u64;
         let read = rdr.take(missing).read_to_end(buffer)?;
