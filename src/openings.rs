@@ -12,6 +12,8 @@ use std::sync::OnceLock;
 use hashbrown::HashMap;
 use shakmaty::{Bitboard, Board, Chess, Color, Position, Square, san::San};
 
+use crate::replay::resolve::Replayable;
+
 /// A position as the book tells positions apart: the repetition rule's
 /// identity (pieces, side to move, castling rights, and the en passant
 /// square only when a capture there is legal), compared exactly. Hashing
@@ -152,7 +154,7 @@ fn replay_line(moves: &str) -> Option<Vec<BookKey>> {
     let mut pos = Chess::default();
     let mut path = Vec::new();
     for word in moves.split_whitespace().filter(|w| !w.ends_with('.')) {
-        let m = word.parse::<San>().ok()?.to_move(&pos).ok()?;
+        let m = pos.san_to_move(word.parse::<San>().ok()?, None).ok()?;
         pos.play_unchecked(m);
         path.push(BookKey::of(&pos));
     }
