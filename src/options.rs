@@ -15,7 +15,10 @@ pub struct ReplayOptions {
     /// Which tags of each game to keep, in order, in `GameRecord::tags`.
     pub keep_tags: KeepTags,
     /// Classify each game from the standard position by the embedded
-    /// opening book (`GameRecord::opening`).
+    /// opening book (`GameRecord::opening`), unless its kept tags give both
+    /// its `ECO` code and its `Opening` name (as lichess games do): the
+    /// book would not be read for it, and classifying costs a lookup per
+    /// ply of the opening.
     pub classify_openings: bool,
     /// Write each game in PGN export format (`GameRecord::export`); implies
     /// replaying variations and keeping tags.

@@ -71,7 +71,8 @@ pub struct GameRecord {
     #[serde(skip)]
     pub tags: TagList,
     /// The deepest book opening the game passed through (only with
-    /// `classify_openings`, and only for games from the standard position).
+    /// `classify_openings`, only for games from the standard position, and
+    /// not for games whose kept tags give both `ECO` and `Opening`).
     #[serde(skip)]
     pub opening: Option<crate::openings::OpeningId>,
     /// A hash of the mainline moves legally played: equal move sequences

@@ -129,7 +129,10 @@ impl Replayer {
         let (variant, setup) = start_position(tags, tag_bytes, &mut warnings, span.line);
         // Openings are classified for games from the standard position.
         let standard_start = tags.fen.is_none() && variant == "chess";
-        let book = (self.options.classify_openings && standard_start).then(OpeningBook::standard);
+        let named =
+            ["ECO", "Opening"].iter().all(|n| tags.all.get(n).and_then(tags::given).is_some());
+        let book = (self.options.classify_openings && standard_start && !named)
+            .then(OpeningBook::standard);
         let rules = &mut self.rules;
         let mut writer = self.options.export.then(MovetextWriter::new);
         let export = writer.as_mut();

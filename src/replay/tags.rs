@@ -52,6 +52,11 @@ impl TagSet {
     }
 }
 
+/// A tag value that gives one: trimmed, neither empty nor `?`.
+pub fn given(value: &str) -> Option<&str> {
+    Some(value.trim()).filter(|v| !v.is_empty() && *v != "?")
+}
+
 /// Decodes a tag value: escapes resolved, UTF-8 if valid, else Latin-1.
 pub fn decode(value: RawTag<'_>) -> String {
     as_text(&value.decode()).into_owned()

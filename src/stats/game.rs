@@ -8,7 +8,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::{openings::OpeningBook, record::GameRecord};
+use crate::{openings::OpeningBook, record::GameRecord, replay::tags::given};
 
 /// A game's result, from White's side.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -187,9 +187,7 @@ impl<'a> GameFacts<'a> {
             };
             slot.get_or_insert(value);
         }
-        let known =
-            |value: Option<&'a str>| value.map(str::trim).filter(|v| !v.is_empty() && *v != "?");
-        let (mut eco, mut name) = (known(eco), known(name));
+        let (mut eco, mut name) = (eco.and_then(given), name.and_then(given));
         if let Some(book) = record.opening.and_then(|id| OpeningBook::standard().get(id)) {
             let eco = eco.get_or_insert(&book.eco);
             if *eco == book.eco {
@@ -201,7 +199,7 @@ impl<'a> GameFacts<'a> {
             month: utc_date.or(date).and_then(month),
             speed: Speed::of(time_control),
             opening: (eco.unwrap_or_default(), name.unwrap_or_default()),
-            termination: known(termination),
+            termination: termination.and_then(given),
         }
     }
 }
