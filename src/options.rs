@@ -16,7 +16,7 @@ pub struct ReplayOptions {
     pub keep_tags: KeepTags,
     /// Classify each game from the standard position by the embedded
     /// opening book (`GameRecord::opening`), unless its kept tags give both
-    /// its `ECO` code and its `Opening` name (as lichess games do): the
+    /// its `ECO` code and its `Opening` name (as lichess's dumps do): the
     /// book would not be read for it, and classifying costs a lookup per
     /// ply of the opening.
     pub classify_openings: bool,
