@@ -271,8 +271,8 @@ pub struct Stats {
     /// Games by ECO code, then opening name (empty when unknown).
     pub openings: BTreeMap<String, BTreeMap<String, Tally>>,
     /// Games by player name (`White`/`Black` tags; missing, empty and `?`
-    /// names left out). Hashed: a B-tree walk through tens of thousands
-    /// of names was most of the cost of counting a game; written sorted
+    /// names left out). Hashed, which is cheaper than a B-tree walk
+    /// through tens of thousands of names for every game; written sorted
     /// by name, so that partials do not depend on the order of counting.
     #[serde(serialize_with = "sorted")]
     pub players: HashMap<String, Player>,
