@@ -10,10 +10,10 @@ use super::{
     Finding,
     event::{self, Outcome},
 };
-use crate::sink::move_label;
 use crate::{
     codes::Code,
     record::{GameRecord, Termination, WarningKind},
+    sink::move_label,
 };
 
 /// Appends the findings of game `i` and counts a confirmed draw.

@@ -11,7 +11,7 @@
 
 pub mod config;
 pub mod event;
-pub mod games;
+mod games;
 mod headers;
 mod pairings;
 pub mod players;

@@ -127,11 +127,12 @@ impl Replayer {
         let movetext_line = span.line + count_lines(tag_bytes);
         let mut lexer = Lexer::new(&bytes[span.movetext..span.end], movetext_line);
         let (variant, setup) = start_position(tags, tag_bytes, &mut warnings, span.line);
-        // Openings are classified for games from the standard position.
+        // Openings are classified for games from the standard position
+        // whose tags do not name their opening already.
         let standard_start = tags.fen.is_none() && variant == "chess";
         let named =
-            ["ECO", "Opening"].iter().all(|n| tags.all.get(n).and_then(tags::given).is_some());
-        let book = (self.options.classify_openings && standard_start && !named)
+            || ["ECO", "Opening"].iter().all(|n| tags.all.get(n).and_then(tags::given).is_some());
+        let book = (self.options.classify_openings && standard_start && !named())
             .then(OpeningBook::standard);
         let rules = &mut self.rules;
         let mut writer = self.options.export.then(MovetextWriter::new);
@@ -161,7 +162,7 @@ impl Replayer {
             }
         };
         // Whatever the setup, the lexer runs to the end to find a swallowed game.
-        lexer.by_ref().for_each(drop);
+        lexer.for_each_token(drop);
         let resume = lexer.resume_at().map(|at| span.movetext + at);
         let span = GameSpan { end: resume.unwrap_or(span.end), ..span };
         let export = writer.map(|writer| {
