@@ -6,6 +6,7 @@
 //! computes nothing beyond choosing the rows shown on screen.
 
 use std::{
+    collections::BTreeMap,
     fs,
     io::{self, BufWriter, Write},
     path::{Path, PathBuf},
@@ -88,7 +89,15 @@ pub fn write(stats: &Stats, outputs: &Outputs, stdout: &mut dyn Write) -> Result
     if !wanted {
         return Ok(());
     }
-    let report = Report::new(stats);
+    // CSV files are complete; JSON and the screen show the first rows.
+    let top = if outputs.csv.is_some() {
+        None
+    } else if outputs.json {
+        outputs.top
+    } else {
+        Some(outputs.top.unwrap_or(DEFAULT_TOP))
+    };
+    let report = Report::new(stats, top);
     if let Some(dir) = &outputs.csv {
         context(dir, fs::create_dir_all(dir))?;
         write_csv(&report, dir)?;
@@ -207,8 +216,8 @@ fn render(stats: &Stats, report: &Report, top: usize, wtr: &mut dyn Write) -> io
     results(report).render(&mut wtr)?;
     endings(report, top).render(&mut wtr)?;
     lengths(report).render(&mut wtr)?;
-    openings(report, top).render(&mut wtr)?;
-    players(report, top).render(&mut wtr)?;
+    openings(stats, report, top).render(&mut wtr)?;
+    players(stats, report, top).render(&mut wtr)?;
     rating_gap(report).render(&mut wtr)?;
     years(stats, top).render(&mut wtr)?;
     time_controls(report).render(&mut wtr)?;
@@ -342,8 +351,9 @@ fn of(top: usize, total: usize) -> String {
     if total > top { format!("top {top} of {total}") } else { format!("{total}") }
 }
 
-fn openings(report: &Report, top: usize) -> Table {
-    let title = format!("Openings ({}, by games)", of(top, report.openings.len()));
+fn openings(stats: &Stats, report: &Report, top: usize) -> Table {
+    let total = stats.openings.values().map(BTreeMap::len).sum();
+    let title = format!("Openings ({}, by games)", of(top, total));
     let mut table = Table::new(title, 2, &["ECO", "name", "games", "White %", "draw %"]);
     for r in report.openings.iter().take(top) {
         let dash = |s: &str| if s.is_empty() { "-".to_owned() } else { s.to_owned() };
@@ -358,8 +368,8 @@ fn openings(report: &Report, top: usize) -> Table {
     table
 }
 
-fn players(report: &Report, top: usize) -> Table {
-    let title = format!("Players ({}, by games)", of(top, report.players.len()));
+fn players(stats: &Stats, report: &Report, top: usize) -> Table {
+    let title = format!("Players ({}, by games)", of(top, stats.players.len()));
     let mut table = Table::new(
         title,
         1,

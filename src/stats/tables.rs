@@ -6,7 +6,7 @@
 //! documentation of its CSV columns. The same `Stats` always give the same
 //! report, to the byte. No I/O.
 
-use std::collections::BTreeMap;
+use std::{cmp::Ordering, collections::BTreeMap};
 
 use hashbrown::HashMap;
 use serde::Serialize;
@@ -312,8 +312,9 @@ pub struct Report {
 }
 
 impl Report {
-    /// Derives every table from `stats`.
-    pub fn new(stats: &Stats) -> Report {
+    /// Derives every table from `stats`; the players and openings tables
+    /// hold only their first `top` rows when `top` is given.
+    pub fn new(stats: &Stats, top: Option<usize>) -> Report {
         let all = stats.games();
         let lengths = lengths(&stats.lengths);
         let rated = stats.rating_gaps.values().map(Tally::decided).sum();
@@ -337,8 +338,8 @@ impl Report {
                 .collect(),
             endings: endings(stats, all.games),
             lengths,
-            openings: openings(&stats.openings),
-            players: players(&stats.players),
+            openings: openings(&stats.openings, top),
+            players: players(&stats.players, top),
             rating_gap: rating_gap(&stats.rating_gaps),
             by_month: stats.months.iter().map(|(&key, tally)| month_row(key, tally)).collect(),
             time_controls: Speed::ALL
@@ -507,10 +508,20 @@ fn lengths(histogram: &Histogram) -> Lengths {
     }
 }
 
-fn openings(openings: &BTreeMap<String, BTreeMap<String, Tally>>) -> Vec<OpeningRow> {
-    let mut rows: Vec<OpeningRow> = openings
+fn openings(
+    openings: &BTreeMap<String, BTreeMap<String, Tally>>,
+    top: Option<usize>,
+) -> Vec<OpeningRow> {
+    let keyed = openings
         .iter()
         .flat_map(|(eco, names)| names.iter().map(move |(name, tally)| (eco, name, tally)))
+        .collect();
+    // Most games first; equal counts in key order.
+    let ranked = ranked(keyed, top, |a, b| {
+        b.2.games.cmp(&a.2.games).then_with(|| (a.0, a.1).cmp(&(b.0, b.1)))
+    });
+    ranked
+        .into_iter()
         .map(|(eco, name, tally)| OpeningRow {
             eco: eco.clone(),
             name: name.clone(),
@@ -521,15 +532,30 @@ fn openings(openings: &BTreeMap<String, BTreeMap<String, Tally>>) -> Vec<Opening
             white_score_pct: white_score(tally),
             draw_pct: pct(tally.draws, tally.decided()),
         })
-        .collect();
-    // Stable: equal counts stay in key order.
-    rows.sort_by_key(|row| std::cmp::Reverse(row.games));
-    rows
+        .collect()
 }
 
-fn players(players: &HashMap<String, Player>) -> Vec<PlayerRow> {
-    let mut rows: Vec<PlayerRow> = players
-        .iter()
+/// The first `top` of `items` (all of them when `None`) in the order
+/// `rank`, a total order on them. Only the rows shown are sorted and
+/// derived: on a month of lichess games the players table has ~10⁵ names.
+fn ranked<T>(mut items: Vec<T>, top: Option<usize>, rank: impl Fn(&T, &T) -> Ordering) -> Vec<T> {
+    if let Some(top) = top.filter(|&top| top < items.len()) {
+        if let Some(last) = top.checked_sub(1) {
+            items.select_nth_unstable_by(last, &rank);
+        }
+        items.truncate(top);
+    }
+    items.sort_unstable_by(rank);
+    items
+}
+
+fn players(players: &HashMap<String, Player>, top: Option<usize>) -> Vec<PlayerRow> {
+    // Most games first; equal counts by name.
+    let ranked = ranked(players.iter().collect(), top, |a, b| {
+        b.1.games().cmp(&a.1.games()).then_with(|| a.0.cmp(b.0))
+    });
+    ranked
+        .into_iter()
         .map(|(name, player)| {
             let rated = &player.rated;
             let average =
@@ -557,9 +583,7 @@ fn players(players: &HashMap<String, Player>) -> Vec<PlayerRow> {
                 performance,
             }
         })
-        .collect();
-    rows.sort_by(|a, b| b.games.cmp(&a.games).then_with(|| a.player.cmp(&b.player)));
-    rows
+        .collect()
 }
 
 /// The Elo expectation of a player `gap` points above the opponent.
@@ -582,8 +606,16 @@ fn white_advantage(gaps: &BTreeMap<i64, Tally>) -> Option<f64> {
         return None;
     }
     let points: f64 = gaps.values().map(|t| t.white_points_x2() as f64 / 2.0).sum();
+    // E(gap + a) = 1 / (1 + 10^(−gap/400) × 10^(−a/400)): one power per
+    // gap, and one per step of the bisection.
+    let weighted: Vec<(f64, f64)> = gaps
+        .iter()
+        .filter(|(_, t)| t.decided() > 0)
+        .map(|(&gap, t)| (t.decided() as f64, 10f64.powf(-(gap as f64) / 400.0)))
+        .collect();
     let expected = |shift: f64| -> f64 {
-        gaps.iter().map(|(&gap, t)| t.decided() as f64 * expected_score(gap as f64 + shift)).sum()
+        let factor = 10f64.powf(-shift / 400.0);
+        weighted.iter().map(|&(decided, power)| decided / (1.0 + power * factor)).sum()
     };
     let (mut low, mut high) = (-800.0, 800.0);
     for _ in 0..60 {
@@ -659,6 +691,18 @@ mod tests {
             draws,
             black_wins,
             unfinished: 0,
+        }
+    }
+
+    #[test]
+    fn ranked_rows_are_the_first_rows_of_the_full_order() {
+        let items: Vec<u32> = (0..200).map(|i| (i * 7919) % 211).collect();
+        let mut sorted = items.clone();
+        sorted.sort_by(|a, b| b.cmp(a));
+        assert_eq!(ranked(items.clone(), None, |a, b| b.cmp(a)), sorted);
+        for top in [0, 1, 5, 199, 200, 500] {
+            let first = ranked(items.clone(), Some(top), |a, b| b.cmp(a));
+            assert_eq!(first, sorted[..top.min(items.len())], "top {top}");
         }
     }
 
