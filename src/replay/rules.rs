@@ -41,51 +41,71 @@ const SCAN_LIMIT: usize = 256;
 /// reversible moves.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 struct Seen {
-    /// Chess: the occupied squares (a cheap first test). Variants: the full
-    /// position hash, which covers pockets and check counts too.
+    /// A cheap first test, and the en passant part of the identity. Chess:
+    /// the occupied squares, flipped by a constant when a legal en passant
+    /// capture exists (only ever in a window's first position); equal boards
+    /// have equal occupancy, so two positions are the same exactly when
+    /// keys and boards are. Variants: the full position hash, which covers
+    /// pockets, check counts and en passant too.
     key: u64,
     board: Board,
-    /// Whether a legal en passant capture exists (only ever in a window's
-    /// first position).
-    en_passant: bool,
 }
+
+/// Flips the key of a position with a legal en passant capture.
+const EN_PASSANT_KEY: u64 = 0x9e37_79b9_7f4a_7c15;
 
 impl Seen {
     fn of<P: Replayable>(pos: &P) -> Seen {
         let board = pos.board().clone();
-        let key = if P::PLAIN_MOVES { board.occupied().0 } else { position_hash(pos) };
-        // Only after a double step can there be a capture: skip the move
-        // generation `legal_ep_square` does otherwise.
-        let en_passant = pos.maybe_ep_square().is_some() && pos.legal_ep_square().is_some();
-        Seen { key, board, en_passant }
+        let key = if P::PLAIN_MOVES {
+            // Only after a double step can there be a capture: skip the
+            // move generation `legal_ep_square` does otherwise.
+            let en_passant = pos.maybe_ep_square().is_some() && pos.legal_ep_square().is_some();
+            board.occupied().0 ^ if en_passant { EN_PASSANT_KEY } else { 0 }
+        } else {
+            position_hash(pos)
+        };
+        Seen { key, board }
     }
 }
 
 /// Counts how often each position occurred since the last irreversible move.
 #[derive(Debug, Default)]
 struct RepetitionTable {
-    window: Vec<Seen>,
+    /// The window's keys, scanned first: a flat array of words (scanning
+    /// whole `Seen`s cost more than the rest of the rules together).
+    keys: Vec<u64>,
+    /// The window's boards, compared only where keys match.
+    boards: Vec<Board>,
     counts: HashMap<Seen, u32>,
 }
 
 impl RepetitionTable {
     fn clear(&mut self) {
-        self.window.clear();
+        self.keys.clear();
+        self.boards.clear();
         self.counts.clear();
     }
 
     /// Records `seen` and returns how often it has now occurred.
     fn record(&mut self, seen: Seen) -> u32 {
-        if self.window.len() < SCAN_LIMIT {
+        if self.counts.is_empty() && self.keys.len() < SCAN_LIMIT {
             // Same side to move only: every other entry, newest first.
-            let count =
-                1 + self.window.iter().rev().skip(1).step_by(2).filter(|s| **s == seen).count();
-            self.window.push(seen);
+            let count = 1
+                + (0..self.keys.len())
+                    .rev()
+                    .skip(1)
+                    .step_by(2)
+                    .filter(|&i| self.keys[i] == seen.key && self.boards[i] == seen.board)
+                    .count();
+            self.keys.push(seen.key);
+            self.boards.push(seen.board);
             return count as u32;
         }
+        // Past the limit, for the rest of the window: a hash map.
         if self.counts.is_empty() {
-            for earlier in self.window.drain(..) {
-                *self.counts.entry(earlier).or_default() += 1;
+            for (key, board) in self.keys.drain(..).zip(self.boards.drain(..)) {
+                *self.counts.entry(Seen { key, board }).or_default() += 1;
             }
         }
         let count = self.counts.entry(seen).or_default();
@@ -404,12 +424,15 @@ mod tests {
 
     #[test]
     fn long_shuffles_switch_to_the_hash_map_and_still_count() {
-        let seen = |i: u64| Seen { key: i, board: Board::new(), en_passant: false };
+        let seen = |i: u64| Seen { key: i, board: Board::new() };
         let mut table = RepetitionTable::default();
         for i in 0..1000 {
             assert_eq!(table.record(seen(i)), 1);
         }
         assert_eq!(table.record(seen(998)), 2);
         assert_eq!(table.record(seen(998)), 3);
+        // Positions from before the switch and from just after it count too.
+        assert_eq!(table.record(seen(100)), 2);
+        assert_eq!(table.record(seen(300)), 2);
     }
 }
