@@ -49,11 +49,15 @@ impl KeepTags {
     pub fn kept_name(self, name: &[u8]) -> Option<Cow<'_, str>> {
         match self {
             KeepTags::None => None,
-            // The first byte first: most names differ there, and a full
-            // comparison is a call for every tag of every game.
+            // Length and first byte first: most names differ there, and a
+            // full comparison is a call for every tag of every game.
             KeepTags::Only(names) => names
                 .iter()
-                .find(|n| n.as_bytes().first() == name.first() && n.as_bytes() == name)
+                .find(|n| {
+                    n.len() == name.len()
+                        && n.as_bytes().first() == name.first()
+                        && n.as_bytes() == name
+                })
                 .map(|&n| Cow::Borrowed(n)),
             KeepTags::All => Some(String::from_utf8_lossy(name)),
         }

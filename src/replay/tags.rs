@@ -59,12 +59,20 @@ pub fn given(value: &str) -> Option<&str> {
 
 /// Decodes a tag value: escapes resolved, UTF-8 if valid, else Latin-1.
 pub fn decode(value: RawTag<'_>) -> String {
-    as_text(&value.decode()).into_owned()
+    let mut text = String::new();
+    decode_into(value, &mut text);
+    text
 }
 
 /// Appends the decoded tag value to `out` (see [`decode`]).
 fn decode_into(value: RawTag<'_>, out: &mut String) {
-    out.push_str(&as_text(&value.decode()));
+    // Most values have no escape: one byte search instead of pgn-reader's
+    // decoding, which runs for every kept tag of every game.
+    if value.0.contains(&b'\\') {
+        out.push_str(&as_text(&value.decode()));
+    } else {
+        out.push_str(&as_text(value.0));
+    }
 }
 
 /// Bytes as text: UTF-8 if valid, else Latin-1, which maps each byte to

@@ -127,9 +127,14 @@ impl Speed {
         if value == "-" {
             return Speed::Correspondence;
         }
-        let first = value.split(':').next().unwrap_or(value);
-        let (base, increment) = first.split_once('+').unwrap_or((first, "0"));
-        let base = base.rsplit('/').next().unwrap_or(base);
+        // Cut at ASCII bytes (char boundaries): `str::split` costs more
+        // than the rest of a game's statistics.
+        let first = &value[..find(value, b':').unwrap_or(value.len())];
+        let (base, increment) = match find(first, b'+') {
+            Some(plus) => (&first[..plus], &first[plus + 1..]),
+            None => (first, "0"),
+        };
+        let base = &base[base.bytes().rposition(|b| b == b'/').map_or(0, |slash| slash + 1)..];
         let base = base.strip_prefix('*').unwrap_or(base);
         let (Ok(base), Ok(increment)) = (base.parse::<u64>(), increment.parse::<u64>()) else {
             return Speed::Unknown;
@@ -210,15 +215,37 @@ const RATINGS: std::ops::RangeInclusive<u32> = 1..=4000;
 
 /// A rating tag: a whole number in [`RATINGS`].
 fn rating(value: Option<&str>) -> Option<u32> {
-    value.and_then(|v| v.trim().parse::<u32>().ok()).filter(|elo| RATINGS.contains(elo))
+    let value = value?;
+    let elo = match plain_number(value) {
+        Some(elo) => elo,
+        None => value.trim().parse::<u32>().ok()?,
+    };
+    Some(elo).filter(|elo| RATINGS.contains(elo))
+}
+
+/// A number of one to nine ASCII digits and nothing else, the common
+/// spelling, read without `str::parse`.
+fn plain_number(text: &str) -> Option<u32> {
+    let plain = (1..=9).contains(&text.len()) && text.bytes().all(|b| b.is_ascii_digit());
+    plain.then(|| text.bytes().fold(0, |n, digit| n * 10 + u32::from(digit - b'0')))
+}
+
+/// The first position of the ASCII byte `byte` in `text`.
+fn find(text: &str, byte: u8) -> Option<usize> {
+    text.bytes().position(|b| b == byte)
 }
 
 /// `year × 100 + month` of a `YYYY.MM.DD` date whose year is known (month
 /// 0 when `??` or out of range).
 fn month(date: &str) -> Option<u32> {
-    let mut parts = date.trim().split('.');
-    let year = parts.next().filter(|y| y.len() == 4)?.parse::<u32>().ok().filter(|&y| y > 0)?;
-    let month = parts.next().and_then(|m| m.parse::<u32>().ok()).filter(|m| (1..=12).contains(m));
+    let date = date.trim();
+    let (year, rest) = match find(date, b'.') {
+        Some(dot) => (&date[..dot], &date[dot + 1..]),
+        None => (date, ""),
+    };
+    let year = Some(year).filter(|y| y.len() == 4)?.parse::<u32>().ok().filter(|&y| y > 0)?;
+    let month = &rest[..find(rest, b'.').unwrap_or(rest.len())];
+    let month = month.parse::<u32>().ok().filter(|m| (1..=12).contains(m));
     Some(year * 100 + month.unwrap_or(0))
 }
 
@@ -245,6 +272,8 @@ mod tests {
             ("-", Speed::Correspondence),
             ("86400", Speed::Correspondence),
             ("?", Speed::Unknown),
+            ("300+", Speed::Unknown),
+            ("1/180+2", Speed::Blitz),
             ("blitz", Speed::Unknown),
         ];
         for (tag, speed) in cases {
@@ -260,6 +289,8 @@ mod tests {
         assert_eq!(month("1951.13.01"), Some(195100));
         assert_eq!(month("????.??.??"), None);
         assert_eq!(month("95.01.01"), None);
+        assert_eq!(month(" 2023 "), Some(202300));
+        assert_eq!(month("2023.7"), Some(202307));
         assert_eq!(month("0000.01.01"), None, "year 0 would collide with undated");
     }
 
@@ -280,6 +311,9 @@ mod tests {
         assert_eq!(rating(Some("4000")), Some(4000));
         assert_eq!(rating(Some("4294967295")), None);
         assert_eq!(rating(Some("?")), None);
+        assert_eq!(rating(Some("+1500")), Some(1500));
+        assert_eq!(rating(Some("0999")), Some(999));
+        assert_eq!(rating(Some("12345678901")), None);
         assert_eq!(rating(Some("-")), None);
         assert_eq!(rating(None), None);
     }
