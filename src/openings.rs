@@ -7,7 +7,10 @@
 //! book lines (which recognises transpositions; a game that leaves them is
 //! not looked up further). Built once, on first use.
 
-use std::sync::OnceLock;
+use std::{
+    hash::{Hash, Hasher},
+    sync::OnceLock,
+};
 
 use hashbrown::HashMap;
 use shakmaty::{Bitboard, Board, Chess, Color, Position, Square, san::San};
@@ -19,12 +22,25 @@ use crate::replay::resolve::Replayable;
 /// square only when a capture there is legal), compared exactly. Hashing
 /// it is a few multiplications, where a Zobrist hash walks every piece
 /// (that walk was a third of what classification cost `stats`).
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BookKey {
     board: Board,
     turn: Color,
     castling: Bitboard,
     en_passant: Option<Square>,
+}
+
+impl Hash for BookKey {
+    /// Hashes a few words that tell book positions apart well (equality
+    /// still compares everything): hashing the whole key was most of a
+    /// lookup's cost.
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        let board = &self.board;
+        state.write_u64(board.occupied().0);
+        state.write_u64(board.by_color(Color::White).0);
+        state.write_u64((board.pawns() | board.knights() | board.bishops()).0);
+        state.write_u64(self.castling.0 ^ u64::from(self.turn.is_white()));
+    }
 }
 
 impl BookKey {
