@@ -537,7 +537,7 @@ fn openings(
 
 /// The first `top` of `items` (all of them when `None`) in the order
 /// `rank`, a total order on them. Only the rows shown are sorted and
-/// derived: on a month of lichess games the players table has ~10⁵ names.
+/// derived: 77k lichess games already name 36,510 players.
 fn ranked<T>(mut items: Vec<T>, top: Option<usize>, rank: impl Fn(&T, &T) -> Ordering) -> Vec<T> {
     if let Some(top) = top.filter(|&top| top < items.len()) {
         if let Some(last) = top.checked_sub(1) {
