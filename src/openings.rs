@@ -2,10 +2,10 @@
 //!
 //! The book is the lichess chess-openings table (CC0, `data/openings/`,
 //! embedded in the binary), indexed by the position each line reaches, told
-//! apart as the repetition rule tells positions apart. A game is classified by the
-//! deepest book position it passes through while it stays on positions of
-//! book lines (which recognises transpositions; a game that leaves them is
-//! not looked up further). Built once, on first use.
+//! apart as the repetition rule tells positions apart. A game is classified
+//! by the deepest book position it passes through while it stays on
+//! positions of book lines (which recognises transpositions; a game that
+//! leaves them is not looked up further). Built once, on first use.
 
 use std::{
     hash::{Hash, Hasher},
@@ -15,7 +15,7 @@ use std::{
 use hashbrown::HashMap;
 use shakmaty::{Bitboard, Board, Chess, Color, Position, Square, san::San};
 
-use crate::replay::resolve::Replayable;
+use crate::replay::{resolve::Replayable, rules::legal_en_passant};
 
 /// A position as the book tells positions apart: the repetition rule's
 /// identity (pieces, side to move, castling rights, and the en passant
@@ -50,9 +50,7 @@ impl BookKey {
             board: pos.board().clone(),
             turn: pos.turn(),
             castling: pos.castles().castling_rights(),
-            // Only after a double step can there be a capture: skip the
-            // move generation `legal_ep_square` does otherwise.
-            en_passant: pos.maybe_ep_square().and_then(|_| pos.legal_ep_square()),
+            en_passant: legal_en_passant(pos),
         }
     }
 }

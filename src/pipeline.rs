@@ -92,10 +92,11 @@ pub struct Inputs {
 /// thread that made them, which keeps allocation cheap, and an aggregate
 /// lives across chunks: a per-chunk aggregate re-inserted every player of
 /// every chunk and had the calling thread merge them all (on master games
-/// `stats` took 21% longer than `validate` that way, 5% this way). The result does not depend on
-/// threads or chunk size for an `A` whose merge is associative and
-/// commutative, and `add` a merge of one game. An unreadable input is
-/// reported and counted; the others are still read.
+/// `stats` took 21% longer than `validate` that way, 5% this way when it
+/// was measured). The result does not depend on threads or chunk size for
+/// an `A` whose merge is associative and commutative, and `add` a merge of
+/// one game. An unreadable input is reported and counted; the others are
+/// still read.
 pub fn fold<A: Default + Merge + Send>(
     paths: &[String],
     replay: ReplayOptions,

@@ -19,7 +19,7 @@
 
 use std::collections::HashMap;
 
-use shakmaty::{Board, Color, EnPassantMode, KnownOutcome, Move, Outcome, Position};
+use shakmaty::{Board, Color, EnPassantMode, KnownOutcome, Move, Outcome, Position, Square};
 
 use super::resolve::Replayable;
 
@@ -30,6 +30,13 @@ use crate::record::Termination;
 /// passant capture exists.
 pub fn position_hash<P: Position>(pos: &P) -> u64 {
     pos.zobrist_hash::<shakmaty::zobrist::Zobrist64>(EnPassantMode::Legal).0
+}
+
+/// The square of a legal en passant capture, as the identity of positions
+/// counts it (Art. 9.2.3): only after a double step can there be one, so
+/// the move generation `legal_ep_square` does is skipped otherwise.
+pub fn legal_en_passant<P: Position>(pos: &P) -> Option<Square> {
+    pos.maybe_ep_square().and_then(|_| pos.legal_ep_square())
 }
 
 /// Beyond this many positions since the last irreversible move, occurrences
@@ -58,9 +65,7 @@ impl Seen {
     fn of<P: Replayable>(pos: &P) -> Seen {
         let board = pos.board().clone();
         let key = if P::PLAIN_MOVES {
-            // Only after a double step can there be a capture: skip the
-            // move generation `legal_ep_square` does otherwise.
-            let en_passant = pos.maybe_ep_square().is_some() && pos.legal_ep_square().is_some();
+            let en_passant = legal_en_passant(pos).is_some();
             board.occupied().0 ^ if en_passant { EN_PASSANT_KEY } else { 0 }
         } else {
             position_hash(pos)
