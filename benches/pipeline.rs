@@ -2,7 +2,7 @@
 //! in `fixtures/bench/` (provenance in its README):
 //!
 //! - `chunk`: cutting a whole file into chunks with `chunk::find_cut` at the
-//!   default 2 MiB target (pgn-reader's game-boundary scan), in bytes/s;
+//!   default 2 MiB target (the splitter's game-boundary scan), in bytes/s;
 //! - `replay`, `replay_final_fen`: one `Replayer` on one core replaying a
 //!   file as one chunk, without and with the final FEN, in games/s;
 //! - `tokenize`: what arbiter's own movetext lexer costs against letting
@@ -22,7 +22,7 @@
 
 use std::{
     hint::black_box,
-    io::{self, Cursor, Seek, Write},
+    io::{self, Cursor, Write},
     ops::{ControlFlow, Range},
     path::PathBuf,
     time::Duration,
@@ -40,6 +40,7 @@ use arbiter::{
         notation::{self, Written},
     },
     sink::Sink,
+    split::GameSplitter,
 };
 use criterion::{
     BenchmarkGroup, Criterion, Throughput, criterion_group, criterion_main, measurement::WallTime,
@@ -123,36 +124,17 @@ fn replay(c: &mut Criterion) {
     );
 }
 
-/// Reads tags only; stops at the movetext, which pgn-reader then skips.
-struct TagsOnly;
-
-impl Visitor for TagsOnly {
-    type Tags = ();
-    type Movetext = ();
-    type Output = ();
-
-    fn begin_tags(&mut self) -> ControlFlow<(), ()> {
-        ControlFlow::Continue(())
-    }
-
-    fn begin_movetext(&mut self, _tags: ()) -> ControlFlow<(), ()> {
-        ControlFlow::Break(())
-    }
-
-    fn end_game(&mut self, _movetext: ()) {}
-}
-
 /// The movetext span of every game, found the way `Replayer::replay` finds
-/// them: after pgn-reader reads the tags, up to where it says the game ends.
+/// them: after the splitter reads the tags, up to where it says the game
+/// ends.
 fn movetext_spans(bytes: &[u8]) -> Vec<Range<usize>> {
-    let mut rdr = Reader::new(Cursor::new(bytes));
+    let mut games = GameSplitter::new(bytes);
     let mut spans = Vec::new();
-    while rdr.has_more().unwrap_or(false) {
-        while rdr.read_game(&mut TagsOnly).is_err() {}
-        let start = rdr.stream_position().map_or(0, |p| p as usize);
-        let _ = rdr.has_more();
-        let end = rdr.stream_position().map_or(0, |p| p as usize).max(start);
-        spans.push(start..end);
+    while games.has_more() {
+        while games.read_tags(|_, _| {}).is_err() {}
+        let start = games.position();
+        games.has_more();
+        spans.push(start..games.position().max(start));
     }
     spans
 }

@@ -3,23 +3,25 @@
 //! A chunk is a few MiB of consecutive games with its location: file, byte
 //! offset and first line (game indices are counted in order by the
 //! pipeline, because the replay may find more games than pgn-reader sees:
-//! those an unterminated comment swallowed). Cuts are found with pgn-reader's
-//! own game-boundary logic (tags read, movetext skipped with memchr), the
-//! same calls the replay makes, so a cut can only fall where the replay
+//! those an unterminated comment swallowed). Cuts are found by the
+//! [`GameSplitter`] (pgn-reader's game-boundary logic: tags read, movetext
+//! skipped with memchr), the same calls the replay makes, so a cut can only fall where the replay
 //! would start a new game anyway: records never depend on the chunk size.
 //! Chunking never parses moves.
 
 use std::{
-    io::{self, Cursor, Read, Seek},
-    ops::{ControlFlow, Range},
+    io::{self, Read},
+    ops::Range,
     sync::Arc,
 };
 
 use memchr::memchr_iter;
 use memmap2::Mmap;
-use pgn_reader::{Reader, Visitor};
 
-use crate::input::{Input, ReadObserver};
+use crate::{
+    input::{Input, ReadObserver},
+    split::GameSplitter,
+};
 
 /// The bytes of a chunk: a window of a mapped file, or owned bytes read
 /// from a stream.
@@ -64,40 +66,20 @@ impl Chunk {
     }
 }
 
-/// The visitor the chunker drives: reads nothing, stops at the movetext,
-/// exactly where the replay's tag collector stops.
-struct BoundaryVisitor;
-
-impl Visitor for BoundaryVisitor {
-    type Tags = ();
-    type Movetext = ();
-    type Output = ();
-
-    fn begin_tags(&mut self) -> ControlFlow<(), ()> {
-        ControlFlow::Continue(())
-    }
-
-    fn begin_movetext(&mut self, _tags: ()) -> ControlFlow<(), ()> {
-        ControlFlow::Break(())
-    }
-
-    fn end_game(&mut self, _movetext: ()) {}
-}
-
 /// Where to cut `bytes`: the start of the first game that begins at or
 /// after `target` (never at 0). At `eof` the whole rest is one chunk when
 /// no such game exists; otherwise `None` means the bytes hold no complete
 /// game boundary past `target` yet.
 pub fn find_cut(bytes: &[u8], target: usize, eof: bool) -> Option<usize> {
-    let mut rdr = Reader::new(Cursor::new(bytes));
+    let mut games = GameSplitter::new(bytes);
     // The same sequence as `Replayer::replay`: a game starts where
     // `has_more` stops, and an unreadable tag line continues the same game.
-    while rdr.has_more().unwrap_or(false) {
-        let start = rdr.stream_position().map_or(0, |p| p as usize);
+    while games.has_more() {
+        let start = games.position();
         if start > 0 && start >= target {
             return Some(start);
         }
-        while rdr.read_game(&mut BoundaryVisitor).is_err() {}
+        while games.read_tags(|_, _| {}).is_err() {}
     }
     eof.then_some(bytes.len())
 }
@@ -202,6 +184,8 @@ fn fill(rdr: &mut dyn Read, buffer: &mut Vec<u8>, eof: &mut bool, want: usize) -
 
 #[cfg(test)]
 mod tests {
+    use std::io::Cursor;
+
     use super::*;
 
     const GAMES: &[u8] = b"[Event \"a\"]\n\n1. e4 { [x]\n\n[Event \"in a comment\"] } e5 1-0\n\n[Event \"b\"]\n[Site \"?\"]\n\n1. d4 0-1\n\n[Event \"c\"]\n\n1. c4 *\n";

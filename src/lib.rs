@@ -4,10 +4,13 @@
 //!
 //! ```text
 //! input ──► chunk ──► replay (parallel) ──► record ──► sink
-//! (bytes)   (whole    (pgn-reader tags,     (GameRecord) (diagnostics,
+//! (bytes)   (whole    (split: tags,         (GameRecord) (diagnostics,
 //!            games)    our lexer, shakmaty,               CSV, JSONL)
 //!                      the rules)
 //! ```
+//!
+//! `split` finds games and their tags in bytes, for `chunk` (where to cut)
+//! and `replay` (where each game's parts are).
 //!
 //! `pipeline` wires the steps together; `commands` choose sinks; `cli` and
 //! `options` are the command line before and after resolution.
@@ -32,4 +35,5 @@ pub mod progress;
 pub mod record;
 pub mod replay;
 pub mod sink;
+pub mod split;
 pub mod stats;

@@ -1,7 +1,7 @@
 //! Replay: from a chunk of PGN bytes to one `GameRecord` per game.
 //!
-//! pgn-reader walks the chunk game by game: it parses each tag section into
-//! a [`TagSet`] and skips the movetext, telling us where the
+//! The [`GameSplitter`] walks the chunk game by game: it reads each tag
+//! section into a [`TagSet`] and skips the movetext, telling us where the
 //! movetext starts and ends. The movetext bytes then go through our
 //! [`lexer`] (nothing is skipped silently) and are replayed on shakmaty
 //! under the [`rules`]. No I/O and no output formats here: a broken game is
@@ -14,10 +14,8 @@ pub mod resolve;
 pub mod rules;
 pub mod tags;
 
-use std::io::{Cursor, Seek};
-
 use memchr::memchr_iter;
-use pgn_reader::Reader;
+use pgn_reader::RawTag;
 use shakmaty::{
     CastlingMode, Chess, FromSetup, PositionError, PositionErrorKinds,
     fen::Fen,
@@ -30,6 +28,7 @@ use crate::{
     openings::OpeningBook,
     options::{KeepTags, ReplayOptions},
     record::{ErrorKind, Export, GameError, GameRecord, Warning, WarningKind},
+    split::{GameSplitter, UnreadableTag},
 };
 use game::MovetextFacts;
 use lexer::Lexer;
@@ -70,24 +69,26 @@ impl Replayer {
         let bytes = chunk.bytes();
         let mut line = chunk.first_line;
         let mut counted_to = 0;
-        // Offset of the reader's first byte: after a game swallowed by an
-        // unterminated comment is found, reading restarts at its tags.
+        // Offset of the splitter's first byte: after a game swallowed by an
+        // unterminated comment is found, splitting restarts at its tags.
         let mut base = 0;
         // Bytes not yet part of any game (before the first one).
         let mut lead = 0;
-        let mut rdr = Reader::new(Cursor::new(bytes));
-        // Reading from memory cannot fail; pgn-reader's only other error is
-        // a tag line without closing quote, after which it resumes on the
-        // next line: the same game goes on.
-        while rdr.has_more().unwrap_or(false) {
-            let start = base + position(&mut rdr);
+        let mut games = GameSplitter::new(bytes);
+        // An unreadable tag line (no closing quote) is skipped; the same
+        // game goes on.
+        while games.has_more() {
+            let start = base + games.position();
             self.collector.reset();
-            while let Err(_unreadable_tag) = rdr.read_game(&mut self.collector) {
-                self.collector.tags.unreadable += 1;
+            let collector = &mut self.collector;
+            while let Err(UnreadableTag) =
+                games.read_tags(|name, value| collector.tag(name, RawTag(value)))
+            {
+                collector.tags.unreadable += 1;
             }
-            let movetext = base + position(&mut rdr);
-            let _ = rdr.has_more();
-            let end = (base + position(&mut rdr)).max(movetext);
+            let movetext = base + games.position();
+            games.has_more();
+            let end = (base + games.position()).max(movetext);
             line += count_lines(&bytes[counted_to..start]);
             counted_to = start;
             let (record, resume) =
@@ -96,7 +97,7 @@ impl Replayer {
             records.push(record);
             if let Some(resume) = resume {
                 base = resume;
-                rdr = Reader::new(Cursor::new(&bytes[base..]));
+                games = GameSplitter::new(&bytes[base..]);
             }
         }
     }
@@ -258,11 +259,6 @@ impl Replayer {
             export: None,
         }
     }
-}
-
-fn position(rdr: &mut Reader<Cursor<&[u8]>>) -> usize {
-    // A cursor over memory always knows its position.
-    rdr.stream_position().map_or(0, |p| p as usize)
 }
 
 fn count_lines(bytes: &[u8]) -> u64 {

@@ -1,16 +1,15 @@
-//! A game's tag section: collected through pgn-reader, checked against the
-//! Seven Tag Roster (PGN standard 8.1.1).
+//! A game's tag section: collected as the splitter reads it, checked
+//! against the Seven Tag Roster (PGN standard 8.1.1).
 //!
-//! `TagCollector` is the pgn-reader `Visitor`: it keeps the tags arbiter
-//! reports or needs to set up the game and stops the reader at the movetext,
-//! which the lexer reads instead. Values are decoded as UTF-8, or as Latin-1
+//! `TagCollector` keeps the tags arbiter reports or needs to set up the
+//! game (the lexer reads the movetext). Values are decoded as UTF-8, or as Latin-1
 //! (PGN's official charset) when they are not valid UTF-8. `check` turns
 //! missing, malformed, duplicated and unreadable tags into warnings.
 
-use std::{borrow::Cow, ops::ControlFlow};
+use std::borrow::Cow;
 
 use memchr::{memchr, memchr_iter, memchr3};
-use pgn_reader::{RawTag, Visitor};
+use pgn_reader::RawTag;
 
 use crate::{
     options::KeepTags,
@@ -31,9 +30,9 @@ pub struct TagSet {
     pub variant: Option<String>,
     /// Names of tags given more than once.
     pub duplicates: Vec<String>,
-    /// How many tags pgn-reader reported.
+    /// How many tag pairs the splitter read.
     pub count: usize,
-    /// How many tag lines pgn-reader could not read (no closing quote).
+    /// How many tag lines the splitter could not read (no closing quote).
     pub unreadable: usize,
     /// The tags the collector keeps, in order.
     pub all: TagList,
@@ -96,7 +95,7 @@ fn split_tag_line(text: &[u8]) -> Option<(&[u8], &[u8])> {
     (!name.is_empty()).then_some((name, &inner[open + 1..close]))
 }
 
-/// The pgn-reader visitor: collects tags, then stops at the movetext.
+/// Collects the tags of one game, as the splitter reads them.
 #[derive(Debug, Default)]
 pub struct TagCollector {
     /// The tags collected so far for the current game.
@@ -121,8 +120,8 @@ impl TagCollector {
         self.seen.clear();
     }
 
-    /// Reads the tag lines pgn-reader gave up on because they are longer
-    /// than its buffer (16 KiB): a long but well-formed value is still data.
+    /// Reads the tag lines the splitter gave up on because they are longer
+    /// than pgn-reader's buffer (16 KiB): a long but well-formed value is still data.
     pub fn recover_long_tags(&mut self, bytes: &[u8]) {
         for text in bytes.split(|&b| b == b'\n') {
             let text = text.trim_ascii();
@@ -130,7 +129,7 @@ impl TagCollector {
                 continue;
             }
             if let Some((name, value)) = split_tag_line(text) {
-                let _ = self.tag(&mut (), name, RawTag(value));
+                self.tag(name, RawTag(value));
             }
         }
     }
@@ -151,16 +150,9 @@ impl TagCollector {
     }
 }
 
-impl Visitor for TagCollector {
-    type Tags = ();
-    type Movetext = ();
-    type Output = ();
-
-    fn begin_tags(&mut self) -> ControlFlow<(), ()> {
-        ControlFlow::Continue(())
-    }
-
-    fn tag(&mut self, _tags: &mut (), name: &[u8], value: RawTag<'_>) -> ControlFlow<()> {
+impl TagCollector {
+    /// Takes one tag pair of the game being read.
+    pub fn tag(&mut self, name: &[u8], value: RawTag<'_>) {
         self.tags.count += 1;
         self.note_name(name);
         if let Some(kept) = self.keep.kept_name(name) {
@@ -171,27 +163,19 @@ impl Visitor for TagCollector {
             b"Variant" => &mut self.tags.variant,
             _ => match ROSTER.iter().position(|r| r.as_bytes() == name) {
                 Some(i) => &mut self.tags.roster[i],
-                None => return ControlFlow::Continue(()),
+                None => return,
             },
         };
         if slot.is_none() {
             *slot = Some(decode(value));
         }
-        ControlFlow::Continue(())
     }
-
-    fn begin_movetext(&mut self, _tags: ()) -> ControlFlow<(), ()> {
-        // The lexer reads the movetext; pgn-reader skips it at full speed.
-        ControlFlow::Break(())
-    }
-
-    fn end_game(&mut self, _movetext: ()) {}
 }
 
 /// Checks the tag section `bytes` (starting on line `line`) and its
 /// collected `tags`, appending warnings.
 pub fn check(tags: &TagSet, bytes: &[u8], line: u64, warnings: &mut Vec<Warning>) {
-    // pgn-reader silently drops tag lines it cannot read (`[Event]`); find
+    // The splitter (like pgn-reader) silently drops tag lines it cannot read (`[Event]`); find
     // them when fewer tags arrived than lines that look like tags.
     let brackets = memchr_iter(b'[', bytes).count();
     if tags.unreadable > 0 || brackets > tags.count {
