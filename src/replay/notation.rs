@@ -8,7 +8,7 @@
 //! python-chess accepts them.
 
 use shakmaty::{
-    CastlingSide, File, Move, Position, Rank, Role, Square,
+    CastlingSide, File, Move, Rank, Role, Square,
     san::{San, SanError, SanPlus, Suffix},
     uci::UciMove,
 };
@@ -164,7 +164,7 @@ pub fn resolve<P: Replayable>(
     in_check: Option<bool>,
 ) -> Result<Resolved, ErrorKind> {
     match pos.san_to_move(san, in_check) {
-        Ok(m) => Ok(Resolved { m, nonstandard: overspecified(pos, san, m, written) }),
+        Ok(m) => Ok(Resolved { m, nonstandard: overspecified(pos, san, m, written, in_check) }),
         Err(SanError::AmbiguousSan) => Err(ErrorKind::AmbiguousMove),
         Err(SanError::IllegalSan) => resolve_lenient(pos, san, written, in_check),
     }
@@ -239,7 +239,13 @@ fn resolve_lenient<P: Replayable>(
 /// Whether a legal SAN says more than SAN should: `Ng1f3`, `e2e4`, `Pe4`,
 /// a missing pawn file on a capture. Only moves with a disambiguator are
 /// compared to the canonical SAN, so the common case costs nothing.
-fn overspecified<P: Position>(pos: &P, san: San, m: Move, written: &[u8]) -> Option<&'static str> {
+fn overspecified<P: Replayable>(
+    pos: &P,
+    san: San,
+    m: Move,
+    written: &[u8],
+    in_check: Option<bool>,
+) -> Option<&'static str> {
     if written.first() == Some(&b'P') {
         return Some("pawn written with P");
     }
@@ -251,7 +257,7 @@ fn overspecified<P: Position>(pos: &P, san: San, m: Move, written: &[u8]) -> Opt
     } else {
         file.is_some() || rank.is_some()
     };
-    (suspicious && San::from_move(pos, m) != san).then_some("over- or under-disambiguated")
+    (suspicious && pos.canonical_san(m, in_check) != san).then_some("over- or under-disambiguated")
 }
 
 /// Whether the suffix written after a move agrees with the position it

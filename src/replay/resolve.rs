@@ -10,7 +10,7 @@
 //! games and checks every SAN against `San::to_move`.
 
 use shakmaty::{
-    Bitboard, Chess, Color, Move, Position, Rank, Role, attacks,
+    Bitboard, Chess, Color, Move, MoveList, Position, Rank, Role, Square, attacks,
     san::{San, SanError},
     variant::VariantPosition,
 };
@@ -28,6 +28,17 @@ pub trait Replayable: Position + Clone {
     /// The legal move `san` denotes, as `San::to_move` defines it.
     /// `in_check`, when known, says whether the side to move is in check.
     fn san_to_move(&self, san: San, in_check: Option<bool>) -> Result<Move, SanError>;
+
+    /// The SAN of the legal move `m`, as `San::from_move` writes it.
+    fn canonical_san(&self, m: Move, in_check: Option<bool>) -> San {
+        let _ = in_check;
+        San::from_move(self, m)
+    }
+
+    /// Whether the side to move has a legal move.
+    fn has_legal_move(&self) -> bool {
+        !self.legal_moves().is_empty()
+    }
 }
 
 impl Replayable for Chess {
@@ -35,6 +46,39 @@ impl Replayable for Chess {
 
     fn san_to_move(&self, san: San, in_check: Option<bool>) -> Result<Move, SanError> {
         fast(self, san, in_check).unwrap_or_else(|| san.to_move(self))
+    }
+
+    fn canonical_san(&self, m: Move, in_check: Option<bool>) -> San {
+        let Move::Normal { role, from, capture, to, promotion } = m else {
+            // Pawns, castling, drops: the SAN follows from the move alone.
+            return San::disambiguate(m, &MoveList::new());
+        };
+        if role == Role::Pawn {
+            return San::disambiguate(m, &MoveList::new());
+        }
+        let Some(king) = self.board().king_of(self.turn()) else { return San::from_move(self, m) };
+        let in_check = in_check.unwrap_or_else(|| self.is_check());
+        // Disambiguated against the other pieces of the role that could go
+        // to `to` legally, as `San::disambiguate` does.
+        let (mut ambiguous, mut same_file, mut same_rank) = (false, false, false);
+        let others = sources(self, role, false, to) & !Bitboard::from(from);
+        for other in others.into_iter().filter(|&s| legal_from(self, king, role, s, to, in_check)) {
+            ambiguous = true;
+            same_file |= other.file() == from.file();
+            same_rank |= other.rank() == from.rank();
+        }
+        San::Normal {
+            role,
+            file: (ambiguous && (!same_file || same_rank)).then(|| from.file()),
+            rank: same_file.then(|| from.rank()),
+            capture: capture.is_some(),
+            to,
+            promotion,
+        }
+    }
+
+    fn has_legal_move(&self) -> bool {
+        surely_has_move(self) || !self.legal_moves().is_empty()
     }
 }
 
@@ -65,7 +109,6 @@ fn fast(pos: &Chess, san: San, in_check: Option<bool>) -> Option<Result<Move, Sa
         }
         return Some(Err(SanError::IllegalSan));
     }
-    let ours = board.by_piece(role.of(us));
     let promotes = role == Role::Pawn && to.rank() == (!us).backrank();
     let promotion_ok = match promotion {
         None => !promotes,
@@ -75,12 +118,7 @@ fn fast(pos: &Chess, san: San, in_check: Option<bool>) -> Option<Result<Move, Sa
     if !promotion_ok {
         return Some(Err(SanError::IllegalSan));
     }
-    let mut sources = match role {
-        Role::Pawn if capture => attacks::pawn_attacks(!us, to) & ours,
-        Role::Pawn => pawn_push_source(pos, us, to),
-        Role::King => attacks::king_attacks(to) & ours,
-        _ => attacks::attacks(to, role.of(us), board.occupied()) & ours,
-    };
+    let mut sources = sources(pos, role, capture, to);
     if let Some(file) = file {
         sources &= Bitboard::from_file(file);
     }
@@ -89,26 +127,79 @@ fn fast(pos: &Chess, san: San, in_check: Option<bool>) -> Option<Result<Move, Sa
     }
     let in_check = in_check.unwrap_or_else(|| pos.is_check());
     let mut found = None;
-    for from in sources {
-        // Out of check, a piece off every line through its king cannot
-        // uncover an attack on it: legal without looking further.
-        let safe = !in_check && role != Role::King && attacks::ray(king, from).is_empty();
-        let occupied = (board.occupied() ^ Bitboard::from(from)) | Bitboard::from(to);
-        let guarded = if role == Role::King { to } else { king };
-        // Otherwise legal iff no enemy piece (other than one captured on
-        // `to`) attacks our king after the move.
-        if safe || (pos.king_attackers(guarded, !us, occupied) & !Bitboard::from(to)).is_empty() {
-            if found.is_some() {
-                return Some(Err(SanError::AmbiguousSan));
-            }
-            found = Some(Move::Normal { role, from, capture: captured, to, promotion });
+    for from in sources.into_iter().filter(|&from| legal_from(pos, king, role, from, to, in_check))
+    {
+        if found.is_some() {
+            return Some(Err(SanError::AmbiguousSan));
         }
+        found = Some(Move::Normal { role, from, capture: captured, to, promotion });
     }
     Some(found.ok_or(SanError::IllegalSan))
 }
 
+/// The squares a `role` of the side to move could come to `to` from, by
+/// how it moves (a pawn by capturing when `capture`), legal or not.
+fn sources(pos: &Chess, role: Role, capture: bool, to: Square) -> Bitboard {
+    let us = pos.turn();
+    let board = pos.board();
+    let ours = board.by_piece(role.of(us));
+    match role {
+        Role::Pawn if capture => attacks::pawn_attacks(!us, to) & ours,
+        Role::Pawn => pawn_push_source(pos, us, to),
+        Role::King => attacks::king_attacks(to) & ours,
+        _ => attacks::attacks(to, role.of(us), board.occupied()) & ours,
+    }
+}
+
+/// Whether the `role` on `from` may go to `to` without leaving its `king`
+/// attacked: no enemy piece (other than one captured on `to`) attacks it
+/// once the move is made.
+fn legal_from(
+    pos: &Chess,
+    king: Square,
+    role: Role,
+    from: Square,
+    to: Square,
+    in_check: bool,
+) -> bool {
+    // Out of check, a piece off every line through its king cannot uncover
+    // an attack on it: legal without looking further.
+    if !in_check && role != Role::King && attacks::ray(king, from).is_empty() {
+        return true;
+    }
+    let board = pos.board();
+    let occupied = (board.occupied() ^ Bitboard::from(from)) | Bitboard::from(to);
+    let guarded = if role == Role::King { to } else { king };
+    (pos.king_attackers(guarded, !pos.turn(), occupied) & !Bitboard::from(to)).is_empty()
+}
+
+/// Whether a piece other than the king, on no line through its king, has
+/// somewhere to go while the king is not in check: such a move is legal.
+/// Nearly every position has one, so the end of a game rarely needs the
+/// full move generation; `false` says nothing.
+fn surely_has_move(pos: &Chess) -> bool {
+    let us = pos.turn();
+    let board = pos.board();
+    let Some(king) = board.king_of(us) else { return false };
+    if pos.is_check() {
+        return false;
+    }
+    let ours = board.by_color(us);
+    let occupied = board.occupied();
+    let free = ours & !board.kings() & !attacks::queen_attacks(king, Bitboard::EMPTY);
+    let forward = if us == Color::White { 8 } else { -8 };
+    free.into_iter().any(|from| match board.role_at(from) {
+        Some(Role::Pawn) => {
+            let push = from.offset(forward).is_some_and(|ahead| !occupied.contains(ahead));
+            push || !(attacks::pawn_attacks(us, from) & board.by_color(!us)).is_empty()
+        }
+        Some(role) => !(attacks::attacks(from, role.of(us), occupied) & !ours).is_empty(),
+        None => false,
+    })
+}
+
 /// The square a pawn of `us` pushes to `to` from (one or two steps).
-fn pawn_push_source(pos: &Chess, us: Color, to: shakmaty::Square) -> Bitboard {
+fn pawn_push_source(pos: &Chess, us: Color, to: Square) -> Bitboard {
     let board = pos.board();
     let pawns = board.by_piece(Role::Pawn.of(us));
     let back = if us == Color::White { -8 } else { 8 };
@@ -174,7 +265,13 @@ mod tests {
     }
 
     fn check_position(pos: &Chess, rng: &mut Rng) {
-        for m in pos.legal_moves() {
+        let legal = pos.legal_moves();
+        assert_eq!(pos.has_legal_move(), !legal.is_empty());
+        assert!(!surely_has_move(pos) || !legal.is_empty());
+        for m in legal {
+            let canonical = San::from_move(pos, m);
+            assert_eq!(pos.canonical_san(m, None), canonical);
+            assert_eq!(pos.canonical_san(m, Some(pos.is_check())), canonical);
             for san in spellings(pos, m, rng) {
                 assert_eq!(
                     pos.san_to_move(san, None),
@@ -216,6 +313,41 @@ mod tests {
         }
     }
 
+    /// Random sparse positions (kings and a few pieces anywhere), where
+    /// stalemates, pins and several pieces of a kind are common.
+    #[test]
+    fn agrees_with_shakmaty_on_random_sparse_positions() {
+        let mut rng = Rng(0x51_7cc1_b727_220a);
+        let pieces = ['Q', 'R', 'B', 'N', 'P', 'q', 'r', 'b', 'n', 'p'];
+        let (mut checked, mut without_moves) = (0, 0);
+        while checked < 10_000 {
+            let mut board = [None; 64];
+            board[rng.below(64)] = Some('K');
+            let black_king = rng.below(64);
+            board[black_king] = board[black_king].or(Some('k'));
+            for _ in 0..rng.below(7) {
+                let square = rng.below(64);
+                board[square] = board[square].or(Some(pieces[rng.below(pieces.len())]));
+            }
+            let ranks: Vec<String> = (0..8)
+                .rev()
+                .map(|rank| (0..8).map(|file| board[rank * 8 + file].unwrap_or('1')).collect())
+                .collect();
+            let turn = if rng.below(2) == 0 { "w" } else { "b" };
+            let fen = format!("{} {turn} - - 0 1", ranks.join("/"));
+            let Ok(pos) = Fen::from_ascii(fen.as_bytes())
+                .unwrap()
+                .into_position::<Chess>(CastlingMode::Standard)
+            else {
+                continue;
+            };
+            check_position(&pos, &mut rng);
+            checked += 1;
+            without_moves += usize::from(pos.legal_moves().is_empty());
+        }
+        assert!(without_moves > 20, "only {without_moves} positions without a move");
+    }
+
     #[test]
     fn agrees_on_pins_checks_promotions_and_en_passant() {
         let mut rng = Rng(7);
@@ -228,6 +360,15 @@ mod tests {
             "4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1",   // castling
             "k7/8/8/8/8/8/8/KN3N2 w - - 0 1",     // ambiguous knights
             "1k6/8/8/8/8/8/8/K6q w - - 0 1",      // king in check by a queen
+            "7k/5Q2/8/8/8/8/8/K7 b - - 0 1",      // stalemate
+            "k7/8/8/8/8/8/8/KR6 b - - 0 1",       // a king with moves only
+            "k7/P7/1K6/8/8/p7/P7/8 b - - 0 1",    // stalemate, pawn blocked on the king's file
+            "k7/P7/1K6/8/2p5/2P5/8/8 b - - 0 1",  // stalemate, pawn blocked off the king's lines
+            "7k/5Kn1/6P1/8/8/8/8/B7 b - - 0 1",   // stalemate, the knight pinned
+            "6rk/5Npp/8/8/8/8/8/K7 b - - 0 1",    // smothered mate
+            "4k3/8/8/8/8/8/3r4/R3K2R w KQ - 0 1", // rooks and knights doubled on lines
+            "R6R/8/8/8/8/8/1k6/4K3 w - - 0 1",    // two rooks to the same square
+            "N3N3/8/8/8/N3N3/8/k7/4K3 w - - 0 1", // four knights to c7 or d6
         ] {
             let pos: Chess = Fen::from_ascii(fen.as_bytes())
                 .unwrap()

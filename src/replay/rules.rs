@@ -234,11 +234,11 @@ impl RuleTracker {
     }
 
     /// Decides the last position reached, `pos` at `ply`, and returns all
-    /// findings. The only legal move generation of the game happens here.
-    pub fn finish<P: Position>(&mut self, pos: &P, ply: u32) -> RuleFindings {
+    /// findings. The only search for a legal move of the game happens here.
+    pub fn finish<P: Replayable>(&mut self, pos: &P, ply: u32) -> RuleFindings {
         let pending = self.pending.take();
         if self.findings.termination.is_none() || pending.is_some() {
-            let has_moves = !pos.legal_moves().is_empty();
+            let has_moves = pos.has_legal_move();
             if self.findings.termination.is_none() && !has_moves {
                 if pos.is_check() {
                     // Art. 5.1.1: the side that delivered mate wins.

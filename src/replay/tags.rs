@@ -58,7 +58,9 @@ pub fn given(value: &str) -> Option<&str> {
 
 /// Decodes a tag value: escapes resolved, UTF-8 if valid, else Latin-1.
 pub fn decode(value: RawTag<'_>) -> String {
-    let mut text = String::new();
+    // Sized up front: growing from empty went through the allocator's
+    // reallocation path, 1.6% of `validate`'s instructions.
+    let mut text = String::with_capacity(value.0.len());
     decode_into(value, &mut text);
     text
 }
