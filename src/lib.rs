@@ -37,3 +37,5 @@ pub mod replay;
 pub mod sink;
 pub mod split;
 pub mod stats;
+#[cfg(test)]
+mod testing;

@@ -6,6 +6,14 @@
 //! by the deepest book position it passes through while it stays on
 //! positions of book lines (which recognises transpositions; a game that
 //! leaves them is not looked up further). Built once, on first use.
+//!
+//! A game is walked through the book with a [`BookWalk`]: while its moves
+//! are those of some book line, the next position is found by following
+//! that move in a tree of the lines' moves (a few bytes, hot in cache);
+//! only after a move no line plays from there is the position looked up
+//! by its key. Both give the same answer for every position; the tree
+//! spares the hash lookups of the common case, which missed the cache
+//! (`stats` on master games: 6% of its time went to the book).
 
 use std::{
     hash::{Hash, Hasher},
@@ -13,7 +21,7 @@ use std::{
 };
 
 use hashbrown::HashMap;
-use shakmaty::{Bitboard, Board, Chess, Color, Position, Square, san::San};
+use shakmaty::{Bitboard, Board, Chess, Color, Move, Position, Square, san::San};
 
 use crate::replay::{resolve::Replayable, rules::legal_en_passant};
 
@@ -74,7 +82,28 @@ pub struct OpeningBook {
     /// Every position on some line (prefixes included), with the opening
     /// whose line ends there, if any.
     positions: HashMap<BookKey, Option<OpeningId>>,
+    /// The lines' moves as a tree; node 0 is the start position.
+    tree: Vec<Node>,
     max_ply: u32,
+}
+
+/// A position reached by playing the moves of a book line.
+#[derive(Debug, Default)]
+struct Node {
+    /// What `positions` says about this node's position.
+    opening: Option<OpeningId>,
+    /// The book moves from here (by [`move_code`]), and the nodes they
+    /// lead to.
+    children: Vec<(u16, u32)>,
+}
+
+/// A move as two squares and a promotion, which tell the legal moves of a
+/// position apart (castling is the king's square and the rook's): the tree
+/// compares these instead of whole `Move`s.
+fn move_code(m: Move) -> u16 {
+    let from = m.from().map_or(0, |square| square as u16);
+    let promotion = m.promotion().map_or(0, |role| role as u16);
+    from | (m.to() as u16) << 6 | promotion << 12
 }
 
 /// What the book says about a position.
@@ -106,8 +135,14 @@ impl OpeningBook {
     /// whose moves cannot be replayed are left out; of two lines reaching
     /// the same position the first is kept.
     pub fn from_tables(tables: &[&str]) -> OpeningBook {
-        let mut book =
-            OpeningBook { openings: Vec::new(), positions: HashMap::default(), max_ply: 0 };
+        let mut book = OpeningBook {
+            openings: Vec::new(),
+            positions: HashMap::default(),
+            tree: vec![Node::default()],
+            max_ply: 0,
+        };
+        // The key of each tree node's position, for its opening at the end.
+        let mut node_keys = vec![BookKey::of(&Chess::default())];
         for line in tables.iter().flat_map(|table| table.lines().skip(1)) {
             let mut columns = line.split('\t');
             let (Some(eco), Some(name), Some(moves)) =
@@ -116,21 +151,40 @@ impl OpeningBook {
                 continue;
             };
             let Some(path) = replay_line(moves) else { continue };
-            let plies = path.len() as u32;
-            let mut path = path.into_iter().rev();
-            let Some(end) = path.next() else { continue };
+            let Some((_, end)) = path.last() else { continue };
             let id = book.openings.len() as OpeningId;
-            let slot = book.positions.entry(end).or_default();
+            let slot = book.positions.entry(end.clone()).or_default();
             if slot.is_none() {
                 *slot = Some(id);
                 book.openings.push(Opening { eco: eco.to_owned(), name: name.to_owned() });
-                book.max_ply = book.max_ply.max(plies);
+                book.max_ply = book.max_ply.max(path.len() as u32);
             }
-            for key in path {
+            let mut node = 0;
+            for (m, key) in path {
+                node = match book.child(node, m) {
+                    Some(child) => child,
+                    None => {
+                        let child = book.tree.len() as u32;
+                        book.tree[node as usize].children.push((move_code(m), child));
+                        book.tree.push(Node::default());
+                        node_keys.push(key.clone());
+                        child
+                    }
+                };
                 book.positions.entry(key).or_default();
             }
         }
+        for (node, key) in book.tree.iter_mut().zip(&node_keys) {
+            node.opening = book.positions.get(key).copied().flatten();
+        }
         book
+    }
+
+    /// The node the book move `m` leads to from `node`.
+    fn child(&self, node: u32, m: Move) -> Option<u32> {
+        let code = move_code(m);
+        let children = &self.tree[node as usize].children;
+        children.iter().find(|&&(book_move, _)| book_move == code).map(|&(_, child)| child)
     }
 
     /// What the book says about the position with this key.
@@ -162,15 +216,44 @@ impl OpeningBook {
     }
 }
 
-/// The keys of the positions `moves` (`1. e4 e5 2. Nf3`) pass through,
-/// one per ply; the last is where the line ends.
-fn replay_line(moves: &str) -> Option<Vec<BookKey>> {
+/// Walks one game through the book, from the standard start position.
+#[derive(Debug, Clone, Copy)]
+pub struct BookWalk {
+    book: &'static OpeningBook,
+    /// The tree node of the position reached, while every move so far was
+    /// a book line's.
+    node: Option<u32>,
+}
+
+impl BookWalk {
+    /// A walk from the start position.
+    pub fn new(book: &'static OpeningBook) -> BookWalk {
+        BookWalk { book, node: Some(0) }
+    }
+
+    /// What the book says about `pos`, reached by playing `m`.
+    pub fn play<P: Position>(&mut self, m: Move, pos: &P) -> BookEntry {
+        if let Some(node) = self.node {
+            self.node = self.book.child(node, m);
+            if let Some(child) = self.node {
+                return BookEntry::OnPath(self.book.tree[child as usize].opening);
+            }
+        }
+        // A move no line plays from here: the position may still be a book
+        // position (a transposition).
+        self.book.lookup(&BookKey::of(pos))
+    }
+}
+
+/// The moves of a line (`1. e4 e5 2. Nf3`) and the keys of the positions
+/// they reach, one per ply; the last is where the line ends.
+fn replay_line(moves: &str) -> Option<Vec<(Move, BookKey)>> {
     let mut pos = Chess::default();
     let mut path = Vec::new();
     for word in moves.split_whitespace().filter(|w| !w.ends_with('.')) {
         let m = pos.san_to_move(word.parse::<San>().ok()?, None).ok()?;
         pos.play_unchecked(m);
-        path.push(BookKey::of(&pos));
+        path.push((m, BookKey::of(&pos)));
     }
     Some(path)
 }
@@ -178,6 +261,48 @@ fn replay_line(moves: &str) -> Option<Vec<BookKey>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testing::Rng;
+
+    /// Random games that mostly keep to book positions (by tree moves and
+    /// by transpositions) and sometimes leave them: at every ply the walk
+    /// and a lookup by position agree.
+    #[test]
+    fn walking_the_tree_agrees_with_looking_positions_up() {
+        let book = OpeningBook::standard();
+        let mut rng = Rng(0xddb1_a5e5);
+        let (mut by_tree, mut transposed) = (0, 0);
+        for _ in 0..3000 {
+            let mut pos = Chess::default();
+            let mut walk = BookWalk::new(book);
+            for _ in 0..30 {
+                let moves = pos.legal_moves();
+                let on_book: Vec<Move> = moves
+                    .iter()
+                    .copied()
+                    .filter(|&m| {
+                        let mut next = pos.clone();
+                        next.play_unchecked(m);
+                        book.lookup(&BookKey::of(&next)) != BookEntry::OffBook
+                    })
+                    .collect();
+                let m = match (on_book.is_empty(), rng.below(8)) {
+                    (true, _) | (false, 0) if !moves.is_empty() => moves[rng.below(moves.len())],
+                    (false, _) => on_book[rng.below(on_book.len())],
+                    _ => break,
+                };
+                let in_tree = walk.node.and_then(|node| book.child(node, m)).is_some();
+                pos.play_unchecked(m);
+                let expected = book.lookup(&BookKey::of(&pos));
+                assert_eq!(walk.play(m, &pos), expected);
+                by_tree += usize::from(in_tree);
+                transposed += usize::from(!in_tree && expected != BookEntry::OffBook);
+            }
+        }
+        assert!(
+            by_tree > 5_000 && transposed > 1_000,
+            "{by_tree} by the tree, {transposed} transposed"
+        );
+    }
 
     #[test]
     fn the_embedded_book_has_every_line() {
@@ -189,7 +314,7 @@ mod tests {
     #[test]
     fn positions_find_their_opening_even_by_transposition() {
         let book = OpeningBook::standard();
-        let end = |moves| replay_line(moves).unwrap().pop().unwrap();
+        let end = |moves| replay_line(moves).unwrap().pop().unwrap().1;
         let berlin = end("1. e4 e5 2. Nf3 Nc6 3. Bb5 Nf6");
         let BookEntry::OnPath(Some(id)) = book.lookup(&berlin) else { panic!("not in the book") };
         let opening = book.get(id).unwrap();

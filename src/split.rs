@@ -257,6 +257,7 @@ mod tests {
     use pgn_reader::{RawTag, Reader, Visitor};
 
     use super::*;
+    use crate::testing::Rng;
 
     /// What a walk over the games saw, in order.
     #[derive(Debug, PartialEq, Eq)]
@@ -396,18 +397,6 @@ mod tests {
         for file in &files {
             let bytes = std::fs::read(file).unwrap();
             assert_same_walk(&bytes, &file.display().to_string());
-        }
-    }
-
-    /// A small deterministic generator (xorshift), so the test needs no crate.
-    struct Rng(u64);
-
-    impl Rng {
-        fn below(&mut self, n: usize) -> usize {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            (self.0 % n as u64) as usize
         }
     }
 

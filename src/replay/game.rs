@@ -21,7 +21,7 @@ use super::{
 };
 use crate::{
     export::MovetextWriter,
-    openings::{BookEntry, BookKey, OpeningBook, OpeningId},
+    openings::{BookEntry, BookWalk, OpeningBook, OpeningId},
     options::ReplayOptions,
     record::{ErrorKind, GameError, Termination, Warning, WarningKind},
 };
@@ -108,7 +108,7 @@ struct Replay<'r, 'a, P> {
     variations: bool,
     hash_moves: bool,
     rules: &'r mut RuleTracker,
-    book: Option<&'static OpeningBook>,
+    book: Option<BookWalk>,
     export: Option<&'r mut MovetextWriter>,
     warnings: &'r mut Vec<Warning>,
     facts: MovetextFacts,
@@ -157,7 +157,7 @@ pub fn replay<'a, P: Replayable>(
         variations: options.variations,
         hash_moves: options.hash_moves,
         rules,
-        book,
+        book: book.map(BookWalk::new),
         export,
         warnings,
         facts: MovetextFacts::default(),
@@ -327,8 +327,8 @@ impl<'a, P: Replayable> Replay<'_, 'a, P> {
         if self.hash_moves {
             self.facts.moves_hash = mix(self.facts.moves_hash, resolved.m);
         }
-        if let Some(book) = self.book {
-            match book.lookup(&BookKey::of(&self.pos)) {
+        if let Some(book) = self.book.as_mut() {
+            match book.play(resolved.m, &self.pos) {
                 BookEntry::OnPath(opening) => self.facts.opening = opening.or(self.facts.opening),
                 // Off every book line: the rest of the game is not looked up.
                 BookEntry::OffBook => self.book = None,

@@ -219,18 +219,7 @@ mod tests {
     use shakmaty::{CastlingMode, File, Square, fen::Fen};
 
     use super::*;
-
-    /// A small deterministic generator (xorshift), so the test needs no crate.
-    struct Rng(u64);
-
-    impl Rng {
-        fn below(&mut self, n: usize) -> usize {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            (self.0 % n as u64) as usize
-        }
-    }
+    use crate::testing::Rng;
 
     /// Every spelling of `m` and some wrong ones: no disambiguation, file,
     /// rank, both, the other capture flag, another promotion.
