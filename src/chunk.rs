@@ -2,11 +2,12 @@
 //!
 //! A chunk is a few MiB of consecutive games with its location: file, byte
 //! offset and first line (game indices are counted in order by the
-//! pipeline, because the replay may find more games than pgn-reader sees:
-//! those an unterminated comment swallowed). Cuts are found by the
+//! pipeline, because the replay may find more games than the splitter
+//! sees: those an unterminated comment swallowed). Cuts are found by the
 //! [`GameSplitter`] (pgn-reader's game-boundary logic: tags read, movetext
-//! skipped with memchr), the same calls the replay makes, so a cut can only fall where the replay
-//! would start a new game anyway: records never depend on the chunk size.
+//! skipped with memchr), the same calls the replay makes, so a cut can
+//! only fall where the replay would start a new game anyway: records never
+//! depend on the chunk size.
 //! Chunking never parses moves.
 
 use std::{

@@ -12,8 +12,9 @@
 //! that move in a tree of the lines' moves (a few bytes, hot in cache);
 //! only after a move no line plays from there is the position looked up
 //! by its key. Both give the same answer for every position; the tree
-//! spares the hash lookups of the common case, which missed the cache
-//! (`stats` on master games: 6% of its time went to the book).
+//! spares the common case the copy of the board into a key and a lookup
+//! in a table of a few MB (on 50 MB of master games, turning classification
+//! off took `stats` from +16% to +9% over `validate`).
 
 use std::{
     hash::{Hash, Hasher},

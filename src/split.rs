@@ -4,16 +4,17 @@
 //!
 //! pgn-reader reads any `Read` through a 16 KiB buffer that it refills by
 //! copying. Over bytes already in memory (a mapped file, a chunk) those
-//! copies, with the `Read` and `Seek` calls around them, cost the chunker
-//! most of its time and the replay about a tenth of its own (perf, master
-//! games). [`GameSplitter`] runs pgn-reader 0.29's boundary and tag logic
-//! (`has_more`, and `read_game` with a visitor that stops at the movetext)
-//! on the slice itself. The one place where pgn-reader's buffer shows —
-//! a tag line is searched for its end only within the bytes buffered at
-//! the time, so a line longer than that is unreadable — is reproduced by
-//! tracking where the buffer would end. A differential test runs both on
-//! the fixtures, on random byte soups and on long lines, and compares every
-//! position and tag.
+//! copies and the `Read` and `Seek` calls around them are pure overhead
+//! (on 3 MB of master games the chunker and the replay did 504.2 M
+//! instructions through pgn-reader, 494.8 M this way; the copies were 3%
+//! of the CPU time in perf). [`GameSplitter`] runs pgn-reader 0.29's
+//! boundary and tag logic (`has_more`, and `read_game` with a visitor that
+//! stops at the movetext) on the slice itself. The one place where
+//! pgn-reader's buffer shows (a tag line is searched for its end only
+//! within the bytes buffered at the time, so a longer line is unreadable)
+//! is reproduced by tracking where the buffer would end. A differential
+//! test runs both on the fixtures, on random byte soups and on long lines,
+//! and compares every position and tag.
 
 use memchr::{memchr, memchr3};
 

@@ -1,12 +1,13 @@
 //! The movetext lexer: raw tokens with their lines, nothing skipped.
 //!
-//! pgn-reader finds where a game's movetext starts and ends, but it drops
-//! tokens it cannot read (`foo`, `e2-e4`) and forgets how a move was written
-//! (`0-0` and `O-O` look alike) and where. This lexer walks the movetext
-//! bytes of one game and yields every token with its 1-based line, so the
-//! replay can report a bad token precisely instead of skipping it. It knows
-//! PGN's lexical rules (comments, escapes, NAGs, results, move numbers) but
-//! not chess: deciding what a `Word` means is the replay's job.
+//! The splitter finds where a game's movetext starts and ends; pgn-reader's
+//! own movetext reader would drop tokens it cannot read (`foo`, `e2-e4`) and
+//! forget how a move was written (`0-0` and `O-O` look alike) and where.
+//! This lexer walks the movetext bytes of one game and yields every token
+//! with its 1-based line, so the replay can report a bad token precisely
+//! instead of skipping it. It knows PGN's lexical rules (comments, escapes,
+//! NAGs, results, move numbers) but not chess: deciding what a `Word` means
+//! is the replay's job.
 
 use memchr::{memchr, memchr2};
 

@@ -123,7 +123,8 @@ impl TagCollector {
     }
 
     /// Reads the tag lines the splitter gave up on because they are longer
-    /// than pgn-reader's buffer (16 KiB): a long but well-formed value is still data.
+    /// than pgn-reader's buffer (16 KiB): a long but well-formed value is
+    /// still data.
     pub fn recover_long_tags(&mut self, bytes: &[u8]) {
         for text in bytes.split(|&b| b == b'\n') {
             let text = text.trim_ascii();
@@ -177,8 +178,9 @@ impl TagCollector {
 /// Checks the tag section `bytes` (starting on line `line`) and its
 /// collected `tags`, appending warnings.
 pub fn check(tags: &TagSet, bytes: &[u8], line: u64, warnings: &mut Vec<Warning>) {
-    // The splitter (like pgn-reader) silently drops tag lines it cannot read (`[Event]`); find
-    // them when fewer tags arrived than lines that look like tags.
+    // The splitter (like pgn-reader) silently drops tag lines it cannot
+    // read (`[Event]`); find them when fewer tags arrived than lines that
+    // look like tags.
     let brackets = memchr_iter(b'[', bytes).count();
     if tags.unreadable > 0 || brackets > tags.count {
         unreadable_tag_lines(bytes, line, warnings);
