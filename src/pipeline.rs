@@ -94,8 +94,9 @@ pub struct Inputs {
 /// master games `stats` took 21% longer than `validate` that way), and a
 /// shared pool handed a worker whichever aggregate was put back last, so
 /// the tables moved from core to core (one per thread: -1.4% CPU for
-/// `stats` on 50 MB of master games, 15 interleaved rounds). The result does not depend on threads or chunk size for an `A` whose merge
-/// is associative and commutative, and `add` a merge of one game. An
+/// `stats` on 50 MB of master games, 15 interleaved rounds). The result
+/// does not depend on threads or chunk size for an `A` whose merge is
+/// associative and commutative, and `add` a merge of one game. An
 /// unreadable input is reported and counted; the others are still read.
 pub fn fold<A: Default + Merge + Send>(
     paths: &[String],

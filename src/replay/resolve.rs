@@ -34,8 +34,7 @@ pub trait Replayable: Position + Clone {
     fn san_to_move(&self, san: San, in_check: Option<bool>) -> Result<Move, SanError>;
 
     /// The SAN of the legal move `m`, as `San::from_move` writes it.
-    fn canonical_san(&self, m: Move, in_check: Option<bool>) -> San {
-        let _ = in_check;
+    fn canonical_san(&self, m: Move, _in_check: Option<bool>) -> San {
         San::from_move(self, m)
     }
 
@@ -53,13 +52,13 @@ impl Replayable for Chess {
     }
 
     fn canonical_san(&self, m: Move, in_check: Option<bool>) -> San {
-        let Move::Normal { role, from, capture, to, promotion } = m else {
+        let (role, from, capture, to, promotion) = match m {
+            Move::Normal { role, from, capture, to, promotion } if role != Role::Pawn => {
+                (role, from, capture, to, promotion)
+            }
             // Pawns, castling, drops: the SAN follows from the move alone.
-            return San::disambiguate(m, &MoveList::new());
+            _ => return San::disambiguate(m, &MoveList::new()),
         };
-        if role == Role::Pawn {
-            return San::disambiguate(m, &MoveList::new());
-        }
         let Some(king) = self.board().king_of(self.turn()) else { return San::from_move(self, m) };
         let in_check = in_check.unwrap_or_else(|| self.is_check());
         // Disambiguated against the other pieces of the role that could go

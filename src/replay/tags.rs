@@ -2,9 +2,9 @@
 //! against the Seven Tag Roster (PGN standard 8.1.1).
 //!
 //! `TagCollector` keeps the tags arbiter reports or needs to set up the
-//! game (the lexer reads the movetext). Values are decoded as UTF-8, or as Latin-1
-//! (PGN's official charset) when they are not valid UTF-8. `check` turns
-//! missing, malformed, duplicated and unreadable tags into warnings.
+//! game (the lexer reads the movetext). Values are decoded as UTF-8, or as
+//! Latin-1 (PGN's official charset) when they are not valid UTF-8. `check`
+//! turns missing, malformed, duplicated and unreadable tags into warnings.
 
 use std::borrow::Cow;
 
@@ -151,9 +151,7 @@ impl TagCollector {
             self.seen.push(fingerprint);
         }
     }
-}
 
-impl TagCollector {
     /// Takes one tag pair of the game being read.
     pub fn tag(&mut self, name: &[u8], value: RawTag<'_>) {
         self.tags.count += 1;
