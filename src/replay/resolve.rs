@@ -165,13 +165,23 @@ fn legal_from(
     to: Square,
     in_check: bool,
 ) -> bool {
-    // Out of check, a piece off every line through its king cannot uncover
-    // an attack on it: legal without looking further.
-    if !in_check && role != Role::King && attacks::ray(king, from).is_empty() {
-        return true;
-    }
     let board = pos.board();
     let occupied = (board.occupied() ^ Bitboard::from(from)) | Bitboard::from(to);
+    if !in_check && role != Role::King {
+        // Out of check, a piece can only uncover an attack along the line
+        // through its king and itself, and not when it moves along that
+        // line: then only an enemy slider of the line's kind can attack.
+        let line = attacks::ray(king, from);
+        if line.is_empty() || line.contains(to) {
+            return true;
+        }
+        let (reach, sliders) = if king.file() == from.file() || king.rank() == from.rank() {
+            (attacks::rook_attacks(king, occupied), board.rooks_and_queens())
+        } else {
+            (attacks::bishop_attacks(king, occupied), board.bishops_and_queens())
+        };
+        return (reach & line & sliders & board.by_color(!pos.turn())).is_empty();
+    }
     let guarded = if role == Role::King { to } else { king };
     (pos.king_attackers(guarded, !pos.turn(), occupied) & !Bitboard::from(to)).is_empty()
 }
