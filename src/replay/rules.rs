@@ -15,7 +15,10 @@
 //! (capture, pawn move, loss of castling rights) the castling rights cannot
 //! change and only the first position can have an en passant capture, so in
 //! chess two positions of that window are the same exactly when their boards
-//! are (occupancy compared first, as python-chess does).
+//! and sides to move are (occupancy compared first, as python-chess does).
+//! The window's boards are not even stored: its moves only move pieces, so
+//! an earlier board is rebuilt by taking them back when its occupancy
+//! matches.
 
 use std::collections::HashMap;
 
@@ -48,12 +51,7 @@ const SCAN_LIMIT: usize = 256;
 /// reversible moves.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 struct Seen {
-    /// A cheap first test, and the en passant part of the identity. Chess:
-    /// the occupied squares, flipped by a constant when a legal en passant
-    /// capture exists (only ever in a window's first position); equal boards
-    /// have equal occupancy, so two positions are the same exactly when
-    /// keys and boards are. Variants: the full position hash, which covers
-    /// pockets, check counts and en passant too.
+    /// See [`Seen::key`].
     key: u64,
     board: Board,
 }
@@ -61,61 +59,142 @@ struct Seen {
 /// Flips the key of a position with a legal en passant capture.
 const EN_PASSANT_KEY: u64 = 0x9e37_79b9_7f4a_7c15;
 
+/// Flips the key of a position with Black to move.
+const BLACK_KEY: u64 = 0x5851_f42d_4c95_7f2d;
+
 impl Seen {
     fn of<P: Replayable>(pos: &P) -> Seen {
-        let board = pos.board().clone();
-        let key = if P::PLAIN_MOVES {
-            let en_passant = legal_en_passant(pos).is_some();
-            board.occupied().0 ^ if en_passant { EN_PASSANT_KEY } else { 0 }
-        } else {
-            position_hash(pos)
-        };
-        Seen { key, board }
+        Seen { key: Seen::key(pos), board: pos.board().clone() }
+    }
+
+    /// A cheap first test, and the parts of the identity besides the board.
+    /// Chess: the occupied squares, flipped by constants for Black to move
+    /// and for a legal en passant capture (only ever in a window's first
+    /// position, where castling rights are those of the whole window);
+    /// equal boards have equal occupancy, so two positions are the same
+    /// exactly when keys and boards are. Variants: the full position hash,
+    /// which covers pockets, check counts and en passant too.
+    fn key<P: Replayable>(pos: &P) -> u64 {
+        if !P::PLAIN_MOVES {
+            return position_hash(pos);
+        }
+        let en_passant = legal_en_passant(pos).is_some();
+        pos.board().occupied().0
+            ^ if en_passant { EN_PASSANT_KEY } else { 0 }
+            ^ if pos.turn() == Color::Black { BLACK_KEY } else { 0 }
     }
 }
 
 /// Counts how often each position occurred since the last irreversible move.
+///
+/// In chess every move inside such a window only moves a piece (shakmaty's
+/// `is_irreversible` covers captures, pawn moves, castling and the loss of
+/// castling rights), so the window keeps a key, a count and a step per
+/// position instead of a copy of its board: an earlier board is rebuilt,
+/// only when its key matches, by taking the steps back from the current
+/// one.
 #[derive(Debug, Default)]
 struct RepetitionTable {
-    /// The window's keys, scanned first: a flat array of words (scanning
-    /// whole `Seen`s cost more than the rest of the rules together).
-    keys: Vec<u64>,
-    /// The window's boards, compared only where keys match.
-    boards: Vec<Board>,
-    counts: HashMap<Seen, u32>,
+    /// The window's positions, oldest first, scanned newest first.
+    window: Vec<Entry>,
+    /// Past the scan limit, and always for variants (whose moves also drop,
+    /// explode and capture within a window): occurrences by position.
+    by_position: HashMap<Seen, u32>,
+}
+
+/// A position of the window.
+#[derive(Debug, Clone, Copy)]
+struct Entry {
+    /// [`Seen::key`] of the position.
+    key: u64,
+    /// How often the position had occurred, itself included.
+    count: u32,
+    /// The step (from, to) that reached it from the previous entry (none
+    /// for the window's first).
+    step: Option<(Square, Square)>,
 }
 
 impl RepetitionTable {
     fn clear(&mut self) {
-        self.keys.clear();
-        self.boards.clear();
-        self.counts.clear();
+        self.window.clear();
+        self.by_position.clear();
     }
 
-    /// Records `seen` and returns how often it has now occurred.
-    fn record(&mut self, seen: Seen) -> u32 {
-        if self.counts.is_empty() && self.keys.len() < SCAN_LIMIT {
-            // Same side to move only: every other entry, newest first.
-            let count = 1
-                + (0..self.keys.len())
-                    .rev()
-                    .skip(1)
-                    .step_by(2)
-                    .filter(|&i| self.keys[i] == seen.key && self.boards[i] == seen.board)
-                    .count();
-            self.keys.push(seen.key);
-            self.boards.push(seen.board);
-            return count as u32;
+    /// Records `pos`, reached by the piece `step` (from, to) of a normal
+    /// move, and returns how often its position has now occurred.
+    fn record<P: Replayable>(&mut self, pos: &P, step: Option<(Square, Square)>) -> u32 {
+        if !P::PLAIN_MOVES || !self.by_position.is_empty() {
+            return self.count_by_position(Seen::of(pos));
         }
-        // Past the limit, for the rest of the window: a hash map.
-        if self.counts.is_empty() {
-            for (key, board) in self.keys.drain(..).zip(self.boards.drain(..)) {
-                *self.counts.entry(Seen { key, board }).or_default() += 1;
-            }
+        let key = Seen::key(pos);
+        let step = step.filter(|_| !self.window.is_empty());
+        debug_assert!(step.is_some() || self.window.is_empty(), "a window move is a normal move");
+        self.window.push(Entry { key, count: 1, step });
+        let newest = self.window.len() - 1;
+        // Same side to move only: every other earlier entry, newest first.
+        let mut earlier = self.window[..newest].iter().rev().skip(1).step_by(2);
+        if let Some(nth) = earlier.position(|entry| entry.key == key) {
+            let count = self.count_by_board(newest - 2 - 2 * nth, pos.board());
+            self.window[newest].count = count;
         }
-        let count = self.counts.entry(seen).or_default();
+        let count = self.window[newest].count;
+        if self.window.len() >= SCAN_LIMIT {
+            self.spill(pos.board());
+        }
+        count
+    }
+
+    #[inline(never)]
+    fn count_by_position(&mut self, seen: Seen) -> u32 {
+        let count = self.by_position.entry(seen).or_default();
         *count += 1;
         *count
+    }
+
+    /// How often the newest entry's position, on `board`, has occurred,
+    /// where entry `first_match` is the latest earlier one with its key:
+    /// one more than at its latest earlier occurrence.
+    #[inline(never)]
+    fn count_by_board(&self, first_match: usize, board: &Board) -> u32 {
+        let newest = self.window.len() - 1;
+        let key = self.window[newest].key;
+        let mut earlier = board.clone();
+        let mut at = newest;
+        for i in (0..=first_match).rev().step_by(2) {
+            if self.window[i].key != key {
+                continue;
+            }
+            self.step_back(&mut earlier, &mut at, i);
+            if earlier == *board {
+                return self.window[i].count + 1;
+            }
+        }
+        1
+    }
+
+    /// Takes `board`, the board of entry `*at`, back to that of entry `to`.
+    fn step_back(&self, board: &mut Board, at: &mut usize, to: usize) {
+        while *at > to {
+            if let Some((from, to)) = self.window[*at].step
+                && let Some(piece) = board.remove_piece_at(to)
+            {
+                board.set_piece_at(from, piece);
+            }
+            *at -= 1;
+        }
+    }
+
+    /// Moves the window into the hash map; `board` is its newest board.
+    fn spill(&mut self, board: &Board) {
+        let mut earlier = board.clone();
+        let mut at = self.window.len() - 1;
+        for i in (0..self.window.len()).rev() {
+            self.step_back(&mut earlier, &mut at, i);
+            // Newest first: the latest count of a position is its total.
+            let seen = Seen { key: self.window[i].key, board: earlier.clone() };
+            self.by_position.entry(seen).or_insert(self.window[i].count);
+        }
+        self.window.clear();
     }
 }
 
@@ -158,7 +237,7 @@ impl RuleTracker {
         self.findings = RuleFindings::default();
         self.pending = None;
         self.check_variant_end = variant;
-        self.observe(pos, 0, true);
+        self.observe(pos, 0, None, true);
     }
 
     /// Notes that `m` is about to be played legally from `before`: the
@@ -174,15 +253,29 @@ impl RuleTracker {
 
     /// Records the position `after` reached at `ply` by move `m`.
     pub fn after_move<P: Replayable>(&mut self, after: &P, ply: u32, m: Move) {
-        let material_changed = m.is_capture() || m.is_promotion() || matches!(m, Move::Put { .. });
-        self.observe(after, ply, material_changed);
+        let (step, material_changed) = match m {
+            Move::Normal { from, to, capture, promotion, .. } => {
+                (Some((from, to)), capture.is_some() || promotion.is_some())
+            }
+            Move::EnPassant { .. } | Move::Put { .. } => (None, true),
+            Move::Castle { .. } => (None, false),
+        };
+        self.observe(after, ply, step, material_changed);
     }
 
-    fn observe<P: Replayable>(&mut self, pos: &P, ply: u32, material_changed: bool) {
+    /// Records the position `pos` reached at `ply` by the piece `step`
+    /// (from, to) of a normal move, if it was one.
+    fn observe<P: Replayable>(
+        &mut self,
+        pos: &P,
+        ply: u32,
+        step: Option<(Square, Square)>,
+        material_changed: bool,
+    ) {
         let findings = &mut self.findings;
         let tracking_repetitions =
             findings.threefold_ply.is_none() || findings.termination.is_none();
-        let occurrences = if tracking_repetitions { self.table.record(Seen::of(pos)) } else { 0 };
+        let occurrences = if tracking_repetitions { self.table.record(pos, step) } else { 0 };
         if occurrences >= 3 && findings.threefold_ply.is_none() {
             findings.threefold_ply = Some(ply);
         }
@@ -427,17 +520,45 @@ mod tests {
         assert_eq!(findings.threefold_ply, Some(10));
     }
 
+    /// Random walks of kings and minor pieces without captures: one window
+    /// of reversible moves, long past the scan limit. At every ply the
+    /// table's count equals a plain count of (board, side to move).
     #[test]
-    fn long_shuffles_switch_to_the_hash_map_and_still_count() {
-        let seen = |i: u64| Seen { key: i, board: Board::new() };
-        let mut table = RepetitionTable::default();
-        for i in 0..1000 {
-            assert_eq!(table.record(seen(i)), 1);
+    fn counts_like_a_plain_tally_through_long_windows() {
+        let mut rng = crate::testing::Rng(0x2545_f491_4f6c_dd1d);
+        let (mut repeated, mut other_side, mut spilled) = (0, 0, 0);
+        for _ in 0..40 {
+            let mut pos: Chess = Fen::from_ascii(b"1n2kb2/8/8/8/8/8/8/1N2KB2 w - - 0 1")
+                .unwrap()
+                .into_position(CastlingMode::Standard)
+                .unwrap();
+            let mut table = RepetitionTable::default();
+            let mut tally: HashMap<(Board, Color), u32> = HashMap::new();
+            let (mut step, mut last, mut own_last) = (None, None, None);
+            for ply in 0..700 {
+                let expected = tally.entry((pos.board().clone(), pos.turn())).or_default();
+                *expected += 1;
+                assert_eq!(table.record(&pos, step), *expected, "ply {ply}");
+                repeated += usize::from(*expected > 1);
+                other_side += usize::from(tally.contains_key(&(pos.board().clone(), !pos.turn())));
+                spilled += usize::from(ply == SCAN_LIMIT && !table.by_position.is_empty());
+                let moves: Vec<Move> =
+                    pos.legal_moves().into_iter().filter(|m| !m.is_capture()).collect();
+                // Often a side takes its last move back: repetitions.
+                let back = |m: &&Move| {
+                    own_last.is_some_and(|(from, to)| m.from() == Some(to) && m.to() == from)
+                };
+                let m = match moves.iter().find(back) {
+                    Some(&m) if rng.below(3) > 0 => m,
+                    _ => moves[rng.below(moves.len())],
+                };
+                own_last = last;
+                last = m.from().map(|from| (from, m.to()));
+                assert!(!pos.is_irreversible(m));
+                step = last;
+                pos.play_unchecked(m);
+            }
         }
-        assert_eq!(table.record(seen(998)), 2);
-        assert_eq!(table.record(seen(998)), 3);
-        // Positions from before the switch and from just after it count too.
-        assert_eq!(table.record(seen(100)), 2);
-        assert_eq!(table.record(seen(300)), 2);
+        assert!(repeated > 1000 && other_side > 100 && spilled == 40, "{repeated} {other_side}");
     }
 }
