@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Profile-guided build of arbiter (PGO): an instrumented binary replays the
+# committed sample files, LLVM merges what it measured, and the release
+# build is compiled again with those branch and call counts.
+#
+#   scripts/build-pgo.sh        prints the path of the optimised binary
+#
+# The training set is the project's own samples (fixtures/bench/*.pgn:
+# TWIC, lichess games with clocks and evals, older master games; and
+# fixtures/sample.pgn), never the files the benchmarks measure. The same
+# commands a user runs are trained: validate, stats and games.
+#
+# Needs rustup's llvm-tools component for llvm-profdata (of the same LLVM
+# as rustc); the script adds it when it is missing. Everything goes under
+# target/pgo/; a plain `cargo build --release` is not affected.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+sysroot=$(rustc --print sysroot)
+host=$(rustc -vV | sed -n 's/^host: //p')
+profdata="$sysroot/lib/rustlib/$host/bin/llvm-profdata"
+if [ ! -x "$profdata" ]; then
+    rustup component add llvm-tools >&2
+fi
+
+out=$PWD/target/pgo
+rm -rf "$out/profiles" "$out/merged.profdata"
+mkdir -p "$out/profiles"
+
+RUSTFLAGS="-Cprofile-generate=$out/profiles" \
+    cargo build --release --locked --target-dir "$out/instrumented" >&2
+
+# arbiter exits 1 when games have errors (the samples have some): a result,
+# not a failure. Anything else is.
+train() {
+    local status=0
+    "$out/instrumented/release/arbiter" "$@" > /dev/null || status=$?
+    if [ "$status" -gt 1 ]; then
+        echo "build-pgo: training run 'arbiter $*' failed with status $status" >&2
+        exit 1
+    fi
+}
+samples=(fixtures/bench/*.pgn fixtures/sample.pgn)
+train validate -q "${samples[@]}"
+train validate -q --jobs 1 "${samples[@]}"
+train stats -q "${samples[@]}"
+train games -q --format csv "${samples[@]}"
+
+"$profdata" merge -o "$out/merged.profdata" "$out/profiles"
+RUSTFLAGS="-Cprofile-use=$out/merged.profdata" \
+    cargo build --release --locked --target-dir "$out/optimised" >&2
+echo "$out/optimised/release/arbiter"
