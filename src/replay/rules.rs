@@ -144,6 +144,7 @@ impl RepetitionTable {
         count
     }
 
+    /// Counts `seen` in the hash map (out of line: the rare path).
     #[inline(never)]
     fn count_by_position(&mut self, seen: Seen) -> u32 {
         let count = self.by_position.entry(seen).or_default();
@@ -172,9 +173,10 @@ impl RepetitionTable {
         1
     }
 
-    /// Takes `board`, the board of entry `*at`, back to that of entry `to`.
-    fn step_back(&self, board: &mut Board, at: &mut usize, to: usize) {
-        while *at > to {
+    /// Takes `board`, the board of entry `*at`, back to that of entry
+    /// `target`.
+    fn step_back(&self, board: &mut Board, at: &mut usize, target: usize) {
+        while *at > target {
             if let Some((from, to)) = self.window[*at].step
                 && let Some(piece) = board.remove_piece_at(to)
             {
@@ -534,11 +536,12 @@ mod tests {
                 .unwrap();
             let mut table = RepetitionTable::default();
             let mut tally: HashMap<(Board, Color), u32> = HashMap::new();
-            let (mut step, mut last, mut own_last) = (None, None, None);
+            // The last move's step, and the one before (the same side's).
+            let (mut last, mut own_last) = (None, None);
             for ply in 0..700 {
                 let expected = tally.entry((pos.board().clone(), pos.turn())).or_default();
                 *expected += 1;
-                assert_eq!(table.record(&pos, step), *expected, "ply {ply}");
+                assert_eq!(table.record(&pos, last), *expected, "ply {ply}");
                 repeated += usize::from(*expected > 1);
                 other_side += usize::from(tally.contains_key(&(pos.board().clone(), !pos.turn())));
                 spilled += usize::from(ply == SCAN_LIMIT && !table.by_position.is_empty());
@@ -552,10 +555,9 @@ mod tests {
                     Some(&m) if rng.below(3) > 0 => m,
                     _ => moves[rng.below(moves.len())],
                 };
+                assert!(!pos.is_irreversible(m));
                 own_last = last;
                 last = m.from().map(|from| (from, m.to()));
-                assert!(!pos.is_irreversible(m));
-                step = last;
                 pos.play_unchecked(m);
             }
         }
