@@ -3,13 +3,18 @@
 #
 #   scripts/test.sh
 #
-# Formatting, lints, unit and integration tests, docs, then the
-# differential test against python-chess (installed with pip if missing).
+# That the shell scripts parse; formatting, lints, unit and integration
+# tests, docs, then the differential test against python-chess (installed
+# with pip if missing) and the corpus count.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 step() { printf '\n== %s\n' "$*"; }
 
+step "shell scripts parse (bash -n)"
+for script in scripts/*.sh .ci/run; do
+    bash -n "$script"
+done
 step "cargo fmt --check"
 cargo fmt --all -- --check
 step "cargo clippy -D warnings"
