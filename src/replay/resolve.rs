@@ -21,7 +21,7 @@ use shakmaty::{
 
 /// What the replay needs of a position type beyond shakmaty's `Position`:
 /// fast SAN resolution, and whether moves are plain enough for the
-/// incremental repetition hash.
+/// repetition window to take them back.
 pub trait Replayable: Position + Clone {
     /// Whether a move changes only what it says (the pieces it moves,
     /// captures and promotes, castling rights, en passant): true for chess;
@@ -170,7 +170,8 @@ fn legal_from(
     if !in_check && role != Role::King {
         // Out of check, a piece can only uncover an attack along the line
         // through its king and itself, and not when it moves along that
-        // line: then only an enemy slider of the line's kind can attack.
+        // line. Otherwise, only an enemy slider of the line's kind can
+        // attack.
         let line = attacks::ray(king, from);
         if line.is_empty() || line.contains(to) {
             return true;
@@ -371,12 +372,40 @@ mod tests {
             "4k3/8/8/8/8/8/3r4/R3K2R w KQ - 0 1", // rooks and knights doubled on lines
             "R6R/8/8/8/8/8/1k6/4K3 w - - 0 1",    // two rooks to the same square
             "N3N3/8/8/8/N3N3/8/k7/4K3 w - - 0 1", // four knights to c7 or d6
+            "4r1k1/8/8/8/8/8/4R3/4K3 w - - 0 1",  // rook pinned on a file
+            "6k1/8/8/8/8/2b5/3P4/4K3 w - - 0 1",  // pawn pinned by the bishop it may take
+            "6k1/8/8/8/K1P4r/8/8/8 w - - 0 1",    // pawn on a rank pin pushing
+            "6k1/8/8/8/K6r/8/2P5/8 w - - 0 1",    // double push under a rank pin
+            "4r1k1/8/8/8/8/8/4N3/4K3 w - - 0 1",  // knight pinned on a file
+            "4b1k1/8/8/8/8/8/4N3/4K3 w - - 0 1",  // knight on the file, a bishop beyond
+            "6k1/8/8/8/1q6/8/3B4/4K3 w - - 0 1",  // bishop pinned on a diagonal
         ] {
             let pos: Chess = Fen::from_ascii(fen.as_bytes())
                 .unwrap()
                 .into_position(CastlingMode::Standard)
                 .unwrap();
             check_position(&pos, &mut rng);
+            check_every_target(&pos);
+        }
+    }
+
+    /// Every piece and pawn move a SAN can name in `pos`, legal or not:
+    /// each role to each square, with and without capture, undisambiguated
+    /// and disambiguated by each file and rank.
+    fn check_every_target(pos: &Chess) {
+        let disambiguations = (0..8)
+            .map(|i| (Some(File::new(i)), None))
+            .chain((0..8).map(|i| (None, Some(Rank::new(i)))))
+            .chain([(None, None)]);
+        for (file, rank) in disambiguations {
+            for role in Role::ALL {
+                for to in Square::ALL {
+                    for capture in [false, true] {
+                        let san = San::Normal { role, file, rank, capture, to, promotion: None };
+                        assert_eq!(pos.san_to_move(san, None), san.to_move(pos), "{san}");
+                    }
+                }
+            }
         }
     }
 }

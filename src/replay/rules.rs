@@ -1,24 +1,12 @@
-//! The FIDE Laws that end or may end a game, tracked ply by ply.
-//!
-//! `RuleTracker` watches the positions a game passes through and finds the
-//! first automatic end (Art. 5.1.1 checkmate, 5.2.1 stalemate, 5.2.2 dead
-//! position by material, 9.6.1 fivefold repetition, 9.6.2 seventy-five
-//! moves, or a variant's own end) and the first claimable draws (Art. 9.2
-//! threefold repetition, 9.3 fifty moves). It sees positions and moves only;
-//! no text, no I/O. Result consistency lives here too, because it is a
-//! question about the final position.
-//!
-//! Cost model: a legal move generation per ply would double the replay's
-//! cost, so mate and stalemate are decided once, at the last position: any
-//! earlier position had a legal move, the one that was played next. And
-//! positions are compared without hashing: since the last irreversible move
-//! (capture, pawn move, loss of castling rights) the castling rights cannot
-//! change and only the first position can have an en passant capture, so in
-//! chess two positions of that window are the same exactly when their boards
-//! and sides to move are (occupancy compared first, as python-chess does).
-//! The window's boards are not even stored: its moves only move pieces, so
-//! an earlier board is rebuilt by taking them back when its occupancy
-//! matches.
+//! The FIDE Laws that end or may end a game, tracked ply by ply, and
+//! whether a recorded result fits the final position. `RuleTracker` finds
+//! the first automatic end (Art. 5.1.1 checkmate, 5.2.1 stalemate, 5.2.2
+//! dead position, 9.6.1 fivefold repetition, 9.6.2 seventy-five moves, or a
+//! variant's own end) and the first claimable draws (Art. 9.2 threefold,
+//! 9.3 fifty moves) from positions and moves only. Mate and stalemate are
+//! decided once, at the last position (every earlier one had a legal move:
+//! the next one played); the repetition window stores no boards while it is
+//! short (`RepetitionTable`).
 
 use std::collections::HashMap;
 
@@ -87,12 +75,16 @@ impl Seen {
 
 /// Counts how often each position occurred since the last irreversible move.
 ///
-/// In chess every move inside such a window only moves a piece (shakmaty's
-/// `is_irreversible` covers captures, pawn moves, castling and the loss of
-/// castling rights), so the window keeps a key, a count and a step per
-/// position instead of a copy of its board: an earlier board is rebuilt,
-/// only when its key matches, by taking the steps back from the current
-/// one.
+/// In that window the castling rights cannot change and only the first
+/// position can have an en passant capture, so in chess two positions are
+/// the same exactly when their keys and boards are (occupancy compared
+/// first, as python-chess does). Every move inside the window only moves a
+/// piece (shakmaty's `is_irreversible` covers captures, pawn moves,
+/// castling, the loss of castling rights and any move from a position with
+/// an en passant capture), so the window keeps a key, a count and a step
+/// per position instead of a copy of its board: an earlier board is
+/// rebuilt, only when its key matches, by taking the steps back from the
+/// current one. Past `SCAN_LIMIT` positions, boards go into a hash map.
 #[derive(Debug, Default)]
 struct RepetitionTable {
     /// The window's positions, oldest first, scanned newest first.
@@ -132,8 +124,8 @@ impl RepetitionTable {
         self.window.push(Entry { key, count: 1, step });
         let newest = self.window.len() - 1;
         // Same side to move only: every other earlier entry, newest first.
-        let mut earlier = self.window[..newest].iter().rev().skip(1).step_by(2);
-        if let Some(nth) = earlier.position(|entry| entry.key == key) {
+        let mut same_side = self.window[..newest].iter().rev().skip(1).step_by(2);
+        if let Some(nth) = same_side.position(|entry| entry.key == key) {
             let count = self.count_by_board(newest - 2 - 2 * nth, pos.board());
             self.window[newest].count = count;
         }
@@ -543,7 +535,11 @@ mod tests {
                 *expected += 1;
                 assert_eq!(table.record(&pos, last), *expected, "ply {ply}");
                 repeated += usize::from(*expected > 1);
-                other_side += usize::from(tally.contains_key(&(pos.board().clone(), !pos.turn())));
+                // Past the scan (whose parity keeps the sides apart), the
+                // same board with the other side to move.
+                other_side += usize::from(
+                    ply > SCAN_LIMIT && tally.contains_key(&(pos.board().clone(), !pos.turn())),
+                );
                 spilled += usize::from(ply == SCAN_LIMIT && !table.by_position.is_empty());
                 let moves: Vec<Move> =
                     pos.legal_moves().into_iter().filter(|m| !m.is_capture()).collect();
@@ -555,12 +551,12 @@ mod tests {
                     Some(&m) if rng.below(3) > 0 => m,
                     _ => moves[rng.below(moves.len())],
                 };
-                assert!(!pos.is_irreversible(m));
                 own_last = last;
                 last = m.from().map(|from| (from, m.to()));
                 pos.play_unchecked(m);
             }
         }
-        assert!(repeated > 1000 && other_side > 100 && spilled == 40, "{repeated} {other_side}");
+        let counts = format!("{repeated} {other_side} {spilled}");
+        assert!(repeated > 1000 && other_side > 20 && spilled == 40, "{counts}");
     }
 }
