@@ -192,7 +192,14 @@ impl<'a> Lexer<'a> {
                 }
             }
         }
-        let digits = rest.iter().take_while(|b| b.is_ascii_digit()).count();
+        // Digits counted and read in one pass.
+        let (mut digits, mut number) = (0, 0u32);
+        while let Some(digit) =
+            rest.get(digits).and_then(|b| b.checked_sub(b'0')).filter(|&d| d < 10)
+        {
+            number = number.saturating_mul(10).saturating_add(u32::from(digit));
+            digits += 1;
+        }
         let after = rest.get(digits).copied();
         // A number followed by dots, space or the end is a move number;
         // anything else (`0-0`, `1e4x`), and anything starting with 0 (no
@@ -202,9 +209,6 @@ impl<'a> Lexer<'a> {
             && rest[0] != b'0'
             && after.is_none_or(|b| matches!(b, b'.' | b' ' | b'\t' | b'\r' | b'\n'))
         {
-            let number = rest[..digits]
-                .iter()
-                .fold(0u32, |n, &d| n.saturating_mul(10).saturating_add(u32::from(d - b'0')));
             let dots = rest[digits..].iter().take_while(|&&b| b == b'.').count();
             self.advance(digits + dots);
             return Token::MoveNumber(number);
@@ -346,7 +350,8 @@ impl<'a> Lexer<'a> {
                 Token::Nag(nag)
             }
             b'0'..=b'9' | b'\xc2' => self.lex_digits(),
-            _ if is_stray(first) => {
+            // Whitespace is skipped by now: any other control byte is stray.
+            0x00..=0x1f | 0x7f => {
                 let len = self.rest().iter().take_while(|&&b| is_stray(b)).count();
                 self.advance(len);
                 Token::Stray
@@ -473,5 +478,20 @@ mod tests {
         let text = b"\x00\xff\xc2 \xc2\xbd $ $x 1-0x 99999999999.";
         let all: Vec<_> = Lexer::new(text, 1).collect();
         assert!(all.len() >= 6, "{all:?}");
+    }
+
+    #[test]
+    fn reads_move_numbers_of_every_digit_and_saturates() {
+        assert_eq!(
+            tokens("19. Nf3 109... e5 4294967296. 0-0"),
+            vec![
+                (Token::MoveNumber(19), 1),
+                (Token::Word(b"Nf3"), 1),
+                (Token::MoveNumber(109), 1),
+                (Token::Word(b"e5"), 1),
+                (Token::MoveNumber(u32::MAX), 1),
+                (Token::Word(b"0-0"), 1),
+            ]
+        );
     }
 }
