@@ -350,8 +350,9 @@ impl<'a> Lexer<'a> {
                 Token::Nag(nag)
             }
             b'0'..=b'9' | b'\xc2' => self.lex_digits(),
-            // Whitespace is skipped by now: any other control byte is stray.
-            0x00..=0x1f | 0x7f => {
+            // `is_stray`'s bytes, as a pattern of this match instead of a
+            // guard tested on every word.
+            0x00..=0x08 | 0x0b | 0x0c | 0x0e..=0x1f | 0x7f => {
                 let len = self.rest().iter().take_while(|&&b| is_stray(b)).count();
                 self.advance(len);
                 Token::Stray
