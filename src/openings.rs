@@ -9,9 +9,9 @@
 //!
 //! A game is walked through the book with a [`BookWalk`]: while its moves
 //! are those of some book line, the next position is found by following
-//! that move in a tree of the lines' moves (a few bytes, hot in cache);
-//! only after a move no line plays from there is the position looked up
-//! by its key. Both give the same answer for every position; the tree
+//! that move in a tree of the lines' moves (16 bytes a move, the moves
+//! from one position side by side, a few hundred KB in all); only after a
+//! move no line plays from there is the position looked up by its key. Both give the same answer for every position; the tree
 //! spares the common case the copy of the board into a key and a lookup
 //! in a table of a few MB (on 50 MB of master games, turning classification
 //! off took `stats` from +16% to +9% over `validate`).
@@ -83,19 +83,33 @@ pub struct OpeningBook {
     /// Every position on some line (prefixes included), with the opening
     /// whose line ends there, if any.
     positions: HashMap<BookKey, Option<OpeningId>>,
-    /// The lines' moves as a tree; node 0 is the start position.
-    tree: Vec<Node>,
+    /// The lines' moves as a tree, flattened: the book moves from one
+    /// position are consecutive, positions breadth first, so that the first
+    /// plies, which every game walks, share a few cache lines.
+    moves: Vec<BookMove>,
+    /// The book moves from the start position.
+    first_moves: Moves,
     max_ply: u32,
 }
 
-/// A position reached by playing the moves of a book line.
-#[derive(Debug, Default)]
-struct Node {
-    /// What `positions` says about this node's position.
+/// Where the book moves from one position are in `OpeningBook::moves`.
+#[derive(Debug, Clone, Copy, Default)]
+struct Moves {
+    start: u32,
+    /// At most the number of legal moves of a position.
+    len: u16,
+}
+
+/// A book move from some position, and what the book says about the
+/// position it leads to.
+#[derive(Debug, Clone, Copy)]
+struct BookMove {
+    /// The move, by [`move_code`].
+    code: u16,
+    /// The opening whose line ends where the move leads.
     opening: Option<OpeningId>,
-    /// The book moves from here (by [`move_code`]), and the nodes they
-    /// lead to.
-    children: Vec<(u16, u32)>,
+    /// The book moves from there.
+    next: Moves,
 }
 
 /// A move as two squares and a promotion, which tell the legal moves of a
@@ -136,13 +150,12 @@ impl OpeningBook {
     /// whose moves cannot be replayed are left out; of two lines reaching
     /// the same position the first is kept.
     pub fn from_tables(tables: &[&str]) -> OpeningBook {
-        let mut book = OpeningBook {
-            openings: Vec::new(),
-            positions: HashMap::default(),
-            tree: vec![Node::default()],
-            max_ply: 0,
-        };
-        // The key of each tree node's position, for its opening at the end.
+        let mut openings = Vec::new();
+        let mut positions = HashMap::<BookKey, Option<OpeningId>>::default();
+        let mut max_ply = 0;
+        // The tree while it grows: each node's book moves and the nodes they
+        // lead to (node 0 is the start position), and each node's key.
+        let mut children: Vec<Vec<(u16, u32)>> = vec![Vec::new()];
         let mut node_keys = vec![BookKey::of(&Chess::default())];
         for line in tables.iter().flat_map(|table| table.lines().skip(1)) {
             let mut columns = line.split('\t');
@@ -153,39 +166,40 @@ impl OpeningBook {
             };
             let Some(path) = replay_line(moves) else { continue };
             let Some((_, end)) = path.last() else { continue };
-            let id = book.openings.len() as OpeningId;
-            let slot = book.positions.entry(end.clone()).or_default();
+            let id = openings.len() as OpeningId;
+            let slot = positions.entry(end.clone()).or_default();
             if slot.is_none() {
                 *slot = Some(id);
-                book.openings.push(Opening { eco: eco.to_owned(), name: name.to_owned() });
-                book.max_ply = book.max_ply.max(path.len() as u32);
+                openings.push(Opening { eco: eco.to_owned(), name: name.to_owned() });
+                max_ply = max_ply.max(path.len() as u32);
             }
             let mut node = 0;
             for (m, key) in path {
-                node = match book.child(node, m) {
-                    Some(child) => child,
+                let code = move_code(m);
+                let known = children[node].iter().find(|&&(book_move, _)| book_move == code);
+                node = match known {
+                    Some(&(_, child)) => child as usize,
                     None => {
-                        let child = book.tree.len() as u32;
-                        book.tree[node as usize].children.push((move_code(m), child));
-                        book.tree.push(Node::default());
+                        let child = children.len();
+                        children[node].push((code, child as u32));
+                        children.push(Vec::new());
                         node_keys.push(key.clone());
                         child
                     }
                 };
-                book.positions.entry(key).or_default();
+                positions.entry(key).or_default();
             }
         }
-        for (node, key) in book.tree.iter_mut().zip(&node_keys) {
-            node.opening = book.positions.get(key).copied().flatten();
-        }
-        book
+        let opening_at = |node: u32| positions.get(&node_keys[node as usize]).copied().flatten();
+        let (moves, first_moves) = flatten(&children, opening_at);
+        OpeningBook { openings, positions, moves, first_moves, max_ply }
     }
 
-    /// The node the book move `m` leads to from `node`.
-    fn child(&self, node: u32, m: Move) -> Option<u32> {
+    /// The book move `m` from the position whose book moves are `from`.
+    fn book_move(&self, from: Moves, m: Move) -> Option<&BookMove> {
         let code = move_code(m);
-        let children = &self.tree[node as usize].children;
-        children.iter().find(|&&(book_move, _)| book_move == code).map(|&(_, child)| child)
+        let from = &self.moves[from.start as usize..][..usize::from(from.len)];
+        from.iter().find(|book_move| book_move.code == code)
     }
 
     /// What the book says about the position with this key.
@@ -221,29 +235,56 @@ impl OpeningBook {
 #[derive(Debug, Clone, Copy)]
 pub struct BookWalk {
     book: &'static OpeningBook,
-    /// The tree node of the position reached, while every move so far was
-    /// a book line's.
-    node: Option<u32>,
+    /// The book moves from the position reached, while every move so far
+    /// was a book line's.
+    next: Option<Moves>,
 }
 
 impl BookWalk {
     /// A walk from the start position.
     pub fn new(book: &'static OpeningBook) -> BookWalk {
-        BookWalk { book, node: Some(0) }
+        BookWalk { book, next: Some(book.first_moves) }
     }
 
     /// What the book says about `pos`, reached by playing `m`.
     pub fn play<P: Position>(&mut self, m: Move, pos: &P) -> BookEntry {
-        if let Some(node) = self.node {
-            self.node = self.book.child(node, m);
-            if let Some(child) = self.node {
-                return BookEntry::OnPath(self.book.tree[child as usize].opening);
-            }
+        let book_move = self.next.and_then(|from| self.book.book_move(from, m));
+        self.next = book_move.map(|book_move| book_move.next);
+        match book_move {
+            Some(book_move) => BookEntry::OnPath(book_move.opening),
+            // A move no line plays from here: the position may still be a
+            // book position (a transposition).
+            None => self.book.lookup(&BookKey::of(pos)),
         }
-        // A move no line plays from here: the position may still be a book
-        // position (a transposition).
-        self.book.lookup(&BookKey::of(pos))
     }
+}
+
+/// The tree of `children` (each node's book moves and the nodes they lead
+/// to; node 0 is the root) as consecutive book moves per node, breadth
+/// first; also where the root's are. `opening_at` says which opening's
+/// line ends at a node.
+fn flatten(
+    children: &[Vec<(u16, u32)>],
+    opening_at: impl Fn(u32) -> Option<OpeningId>,
+) -> (Vec<BookMove>, Moves) {
+    let mut moves = Vec::new();
+    // The node each book move leads to, and where each node's moves are.
+    let mut targets = Vec::new();
+    let mut from = vec![Moves::default(); children.len()];
+    let mut queue = std::collections::VecDeque::from([0u32]);
+    while let Some(node) = queue.pop_front() {
+        let node_children = &children[node as usize];
+        from[node as usize] = Moves { start: moves.len() as u32, len: node_children.len() as u16 };
+        for &(code, child) in node_children {
+            moves.push(BookMove { code, opening: opening_at(child), next: Moves::default() });
+            targets.push(child);
+            queue.push_back(child);
+        }
+    }
+    for (book_move, &target) in moves.iter_mut().zip(&targets) {
+        book_move.next = from[target as usize];
+    }
+    (moves, from[0])
 }
 
 /// The moves of a line (`1. e4 e5 2. Nf3`) and the keys of the positions
@@ -291,7 +332,7 @@ mod tests {
                     (false, _) => on_book[rng.below(on_book.len())],
                     _ => break,
                 };
-                let in_tree = walk.node.and_then(|node| book.child(node, m)).is_some();
+                let in_tree = walk.next.and_then(|from| book.book_move(from, m)).is_some();
                 pos.play_unchecked(m);
                 let expected = book.lookup(&BookKey::of(&pos));
                 assert_eq!(walk.play(m, &pos), expected);
