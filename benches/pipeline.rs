@@ -100,15 +100,11 @@ fn replay_group(c: &mut Criterion, group_name: &str, options: ReplayOptions) {
     for (name, bytes) in samples() {
         let chunk = Chunk::from_bytes("bench", bytes);
         let mut replayer = Replayer::new(options);
-        let mut records = Vec::new();
-        replayer.replay(&chunk, &mut records);
-        group.throughput(Throughput::Elements(records.len() as u64));
+        let mut games = 0;
+        replayer.replay(&chunk, |_| games += 1);
+        group.throughput(Throughput::Elements(games));
         group.bench_function(name, |b| {
-            b.iter(|| {
-                records.clear();
-                replayer.replay(&chunk, &mut records);
-                black_box(records.len())
-            })
+            b.iter(|| replayer.replay(&chunk, |record| drop(black_box(record))))
         });
     }
     group.finish();

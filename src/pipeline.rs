@@ -50,6 +50,10 @@ enum Outcome<T> {
     Done,
 }
 
+/// Records `fold` adds at a time: few enough to be still in cache, enough
+/// to keep the adding code in cache between games.
+const FOLD_BATCH: usize = 64;
+
 /// Chunks in flight per worker thread: enough to keep every core busy while
 /// one chunk is slow, few enough to keep memory flat.
 const IN_FLIGHT_PER_JOB: usize = 4;
@@ -67,7 +71,7 @@ pub fn run(
 ) -> io::Result<Summary> {
     let replay_chunk = |replayer: &mut Replayer, chunk: &Chunk| {
         let mut records = Vec::new();
-        replayer.replay(chunk, &mut records);
+        replayer.replay(chunk, |record| records.push(record));
         records
     };
     drive(paths, replay, options, progress, replay_chunk, |done, permits| {
@@ -87,8 +91,11 @@ pub struct Inputs {
 
 /// Replays every game of `paths` and folds the records into one aggregate.
 /// Each worker thread `add`s its chunks' records into an aggregate of its
-/// own, and the calling thread merges them at the end. Records are dropped
-/// on the thread that made them, which keeps allocation cheap, and an
+/// own, and the calling thread merges them at the end. Records are added
+/// a small batch at a time as they are made, while still in cache (added
+/// after their whole chunk, they had left the 2 MiB L2: twice the cache
+/// misses on 50 MB of master games, simulated by cachegrind), and dropped
+/// on the thread that made them, which keeps allocation cheap; an
 /// aggregate stays on its thread: a per-chunk aggregate re-inserted every
 /// player of every chunk and had the calling thread merge them all (on
 /// master games `stats` took 21% longer than `validate` that way), and a
@@ -111,12 +118,22 @@ pub fn fold<A: Default + Merge + Send>(
     let aggregates: Vec<Mutex<A>> =
         (0..options.jobs.max(1)).map(|_| Mutex::new(A::default())).collect();
     let fold_chunk = |replayer: &mut Replayer, chunk: &Chunk| {
-        let mut records = Vec::new();
-        replayer.replay(chunk, &mut records);
         let worker = rayon::current_thread_index().unwrap_or(0) % aggregates.len();
         let mut aggregate = aggregates[worker].lock().unwrap_or_else(PoisonError::into_inner);
-        records.iter().for_each(|record| add(&mut aggregate, record));
-        records.len() as u64
+        let mut games = 0;
+        let mut batch = Vec::with_capacity(FOLD_BATCH);
+        let mut fold_batch = |batch: &mut Vec<GameRecord>| {
+            games += batch.len() as u64;
+            batch.drain(..).for_each(|record| add(&mut aggregate, &record));
+        };
+        replayer.replay(chunk, |record| {
+            batch.push(record);
+            if batch.len() == FOLD_BATCH {
+                fold_batch(&mut batch);
+            }
+        });
+        fold_batch(&mut batch);
+        games
     };
     let inputs = drive(paths, replay, options, progress, fold_chunk, |done, permits| {
         let (mut inputs, mut games) = (Inputs::default(), 0);

@@ -147,7 +147,7 @@ pub(crate) mod tests {
             hash_moves: true,
             ..ReplayOptions::default()
         };
-        Replayer::new(options).replay(&chunk, &mut records);
+        Replayer::new(options).replay(&chunk, |record| records.push(record));
         for (i, record) in records.iter_mut().enumerate() {
             record.index = i as u64 + 1;
         }

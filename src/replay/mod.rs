@@ -63,9 +63,10 @@ impl Replayer {
         Replayer { options, collector, rules: RuleTracker::default() }
     }
 
-    /// Replays every game of `chunk`, appending one record per game (each
-    /// with index 0: the pipeline numbers games in input order).
-    pub fn replay(&mut self, chunk: &Chunk, records: &mut Vec<GameRecord>) {
+    /// Replays every game of `chunk`, handing `emit` one record per game as
+    /// soon as it is made (each with index 0: the pipeline numbers games in
+    /// input order).
+    pub fn replay(&mut self, chunk: &Chunk, mut emit: impl FnMut(GameRecord)) {
         let bytes = chunk.bytes();
         let mut line = chunk.first_line;
         let mut counted_to = 0;
@@ -94,7 +95,7 @@ impl Replayer {
             let (record, resume) =
                 self.replay_game(chunk, bytes, GameSpan { lead, start, movetext, end, line });
             lead = resume.unwrap_or(end);
-            records.push(record);
+            emit(record);
             if let Some(resume) = resume {
                 base = resume;
                 games = GameSplitter::new(&bytes[base..]);
