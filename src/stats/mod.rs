@@ -2,8 +2,8 @@
 //! computes and `arbiter merge` combines.
 //!
 //! `Stats::add` folds one `GameRecord` in; `Merge::merge` combines two
-//! aggregates. Everything is an exact integer count or sum, kept in
-//! `BTreeMap`s, so merging is associative and commutative with
+//! aggregates. Everything is an exact integer count or sum, kept in maps
+//! (hashed maps are written in key order), so merging is associative and commutative with
 //! `Stats::default()` as identity, and any split of the games into shards
 //! gives the same totals and the same output. Percentages, means and
 //! ratings are derived only when a report is made ([`tables`]). No I/O
@@ -268,8 +268,11 @@ pub struct Stats {
     /// Plies of the valid games (games of unsupported variants, whose moves
     /// are not replayed, left out).
     pub lengths: Histogram,
-    /// Games by ECO code, then opening name (empty when unknown).
-    pub openings: BTreeMap<String, BTreeMap<String, Tally>>,
+    /// Games by ECO code, then opening name (empty when unknown). Hashed,
+    /// like `players`: walking a B-tree compared strings all the way down,
+    /// the largest part of what adding a game cost; written sorted.
+    #[serde(serialize_with = "sorted_twice")]
+    pub openings: HashMap<String, HashMap<String, Tally>>,
     /// Games by player name (`White`/`Black` tags; missing, empty and `?`
     /// names left out). Hashed, which is cheaper than a B-tree walk
     /// through tens of thousands of names for every game; written sorted
@@ -316,7 +319,7 @@ impl Stats {
             self.lengths.add(record.plies);
         }
         let (eco, name) = facts.opening;
-        with(&mut self.openings, eco, |names| with(names, name, |tally| tally.add(outcome)));
+        self.openings.entry_ref(eco).or_default().entry_ref(name).or_default().add(outcome);
         let [white_elo, black_elo] = facts.elo;
         let white_points = outcome.white_points_x2();
         for (name, as_white, opponent_elo) in
@@ -404,9 +407,29 @@ fn with<V: Default>(map: &mut BTreeMap<String, V>, key: &str, update: impl FnOnc
     }
 }
 
+/// A hashed map that serializes in the order of its keys, so that the
+/// output does not depend on the order of counting.
+struct InKeyOrder<'a, V>(&'a HashMap<String, V>);
+
+impl<V: Serialize> Serialize for InKeyOrder<'_, V> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_map(self.0.iter().collect::<BTreeMap<_, _>>())
+    }
+}
+
 /// Serializes a map in the order of its keys.
 fn sorted<S: Serializer, V: Serialize>(map: &HashMap<String, V>, s: S) -> Result<S::Ok, S::Error> {
-    s.collect_map(map.iter().collect::<BTreeMap<_, _>>())
+    InKeyOrder(map).serialize(s)
+}
+
+/// Serializes a map of maps in the order of the keys, at both levels.
+fn sorted_twice<S: Serializer, V: Serialize>(
+    map: &HashMap<String, HashMap<String, V>>,
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    s.collect_map(
+        map.iter().map(|(key, inner)| (key, InKeyOrder(inner))).collect::<BTreeMap<_, _>>(),
+    )
 }
 
 /// Adds one to the count of `key`.

@@ -6,7 +6,6 @@
 //! computes nothing beyond choosing the rows shown on screen.
 
 use std::{
-    collections::BTreeMap,
     fs,
     io::{self, BufWriter, Write},
     path::{Path, PathBuf},
@@ -352,7 +351,7 @@ fn of(top: usize, total: usize) -> String {
 }
 
 fn openings(stats: &Stats, report: &Report, top: usize) -> Table {
-    let total = stats.openings.values().map(BTreeMap::len).sum();
+    let total = stats.openings.values().map(hashbrown::HashMap::len).sum();
     let title = format!("Openings ({}, by games)", of(top, total));
     let mut table = Table::new(title, 2, &["ECO", "name", "games", "White %", "draw %"]);
     for r in report.openings.iter().take(top) {

@@ -509,7 +509,7 @@ fn lengths(histogram: &Histogram) -> Lengths {
 }
 
 fn openings(
-    openings: &BTreeMap<String, BTreeMap<String, Tally>>,
+    openings: &HashMap<String, HashMap<String, Tally>>,
     top: Option<usize>,
 ) -> Vec<OpeningRow> {
     let keyed = openings
