@@ -260,22 +260,32 @@ impl BookWalk {
 }
 
 /// The tree of `children` (each node's book moves and the nodes they lead
-/// to; node 0 is the root) as consecutive book moves per node, breadth
-/// first; also where the root's are. `opening_at` says which opening's
-/// line ends at a node.
+/// to; node 0 is the root, a child comes after its parent) as consecutive
+/// book moves per node, breadth first; also where the root's are.
+/// `opening_at` says which opening's line ends at a node.
+///
+/// A node's moves are ordered by the size of the subtree they lead to,
+/// largest first: the moves most lines follow (1. e4, 1. d4) are those
+/// most games play, and a walk scans a node's moves in order.
 fn flatten(
     children: &[Vec<(u16, u32)>],
     opening_at: impl Fn(u32) -> Option<OpeningId>,
 ) -> (Vec<BookMove>, Moves) {
+    let mut subtree = vec![1u32; children.len()];
+    for node in (0..children.len()).rev() {
+        subtree[node] +=
+            children[node].iter().map(|&(_, child)| subtree[child as usize]).sum::<u32>();
+    }
     let mut moves = Vec::new();
     // The node each book move leads to, and where each node's moves are.
     let mut targets = Vec::new();
     let mut from = vec![Moves::default(); children.len()];
     let mut queue = std::collections::VecDeque::from([0u32]);
     while let Some(node) = queue.pop_front() {
-        let node_children = &children[node as usize];
+        let mut node_children = children[node as usize].clone();
+        node_children.sort_by_key(|&(_, child)| std::cmp::Reverse(subtree[child as usize]));
         from[node as usize] = Moves { start: moves.len() as u32, len: node_children.len() as u16 };
-        for &(code, child) in node_children {
+        for (code, child) in node_children {
             moves.push(BookMove { code, opening: opening_at(child), next: Moves::default() });
             targets.push(child);
             queue.push_back(child);
