@@ -293,6 +293,45 @@ mod tests {
     }
 
     #[test]
+    fn the_collector_keeps_listed_tags_and_sees_duplicates() {
+        const LISTED: &[&str] = &["TimeControl", "Event", "AVeryLongTagNameIndeed"];
+        let mut collector =
+            TagCollector { keep: KeepTags::Only(LISTED), ..TagCollector::default() };
+        let pairs: [(&[u8], &[u8]); 8] = [
+            (b"Event", b"Open"),
+            (b"TimeControl", b"300+2"),
+            (b"TimeControls", b"no"),
+            (b"AVeryLongTagNameIndeed", b"long"),
+            (b"AVeryLongTagNameIndeeD", b"other"),
+            (b"FEN", b"8/8/8/8/8/8/8/K1k5 w - - 0 1"),
+            (b"Event", b"again"),
+            (b"Black", b"M\xfcller"),
+        ];
+        for (name, value) in pairs {
+            collector.tag(name, RawTag(value));
+        }
+        let kept: Vec<_> = collector.tags.all.iter().collect();
+        assert_eq!(
+            kept,
+            [
+                ("Event", "Open"),
+                ("TimeControl", "300+2"),
+                ("AVeryLongTagNameIndeed", "long"),
+                ("Event", "again"),
+            ]
+        );
+        assert_eq!(collector.tags.duplicates, ["Event"]);
+        assert_eq!(collector.tags.count, 8);
+        assert_eq!(collector.tags.get("Event"), Some("Open"), "the first value counts");
+        assert_eq!(collector.tags.get("Black"), Some("Müller"));
+        assert!(collector.tags.fen.is_some());
+        collector.reset();
+        collector.tag(b"Event", RawTag(b"next game"));
+        assert!(collector.tags.duplicates.is_empty());
+        assert_eq!(collector.tags.get("Event"), Some("next game"));
+    }
+
+    #[test]
     fn dates_and_rounds() {
         for good in ["2024.01.31", "????.??.??", "1999.??.??"] {
             assert!(is_pgn_date(good), "{good}");
