@@ -143,6 +143,13 @@ impl<'a> Lexer<'a> {
         self.resume_at
     }
 
+    /// The line reached: once every token is read, the line of the end of
+    /// the bytes (every line break counted), unless the lexer stopped at a
+    /// swallowed game (see [`Lexer::resume_at`]).
+    pub fn line(&self) -> u64 {
+        self.line
+    }
+
     fn rest(&self) -> &'a [u8] {
         &self.bytes[self.pos..]
     }

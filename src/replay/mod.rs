@@ -55,6 +55,16 @@ struct GameSpan {
     line: u64,
 }
 
+/// Where the replay of one game left off.
+#[derive(Debug, Clone, Copy)]
+enum After {
+    /// At the end of the game's bytes, on this line (the lexer counted the
+    /// movetext's line breaks, so they need no count of their own).
+    EndLine(u64),
+    /// At the start of a game that an unterminated comment swallowed.
+    Resume(usize),
+}
+
 impl Replayer {
     /// A replayer with the given options.
     pub fn new(options: ReplayOptions) -> Self {
@@ -92,25 +102,24 @@ impl Replayer {
             let end = (base + games.position()).max(movetext);
             line += count_lines(&bytes[counted_to..start]);
             counted_to = start;
-            let (record, resume) =
+            let (record, after) =
                 self.replay_game(chunk, bytes, GameSpan { lead, start, movetext, end, line });
-            lead = resume.unwrap_or(end);
             emit(record);
-            if let Some(resume) = resume {
-                base = resume;
-                games = GameSplitter::new(&bytes[base..]);
+            match after {
+                After::EndLine(end_line) => {
+                    debug_assert_eq!(end_line, line + count_lines(&bytes[start..end]));
+                    (line, counted_to, lead) = (end_line, end, end);
+                }
+                After::Resume(resume) => {
+                    (base, lead) = (resume, resume);
+                    games = GameSplitter::new(&bytes[base..]);
+                }
             }
         }
     }
 
-    /// Replays one game; also returns where the next game starts when an
-    /// unterminated comment swallowed it.
-    fn replay_game(
-        &mut self,
-        chunk: &Chunk,
-        bytes: &[u8],
-        span: GameSpan,
-    ) -> (GameRecord, Option<usize>) {
+    /// Replays one game; also returns where it left off.
+    fn replay_game(&mut self, chunk: &Chunk, bytes: &[u8], span: GameSpan) -> (GameRecord, After) {
         let tag_bytes = &bytes[span.start..span.movetext];
         if self.collector.tags.unreadable > 0 {
             self.collector.recover_long_tags(tag_bytes);
@@ -166,6 +175,10 @@ impl Replayer {
         // Whatever the setup, the lexer runs to the end to find a swallowed game.
         lexer.for_each_token(drop);
         let resume = lexer.resume_at().map(|at| span.movetext + at);
+        let after = match resume {
+            Some(resume) => After::Resume(resume),
+            None => After::EndLine(lexer.line()),
+        };
         let span = GameSpan { end: resume.unwrap_or(span.end), ..span };
         let export = writer.map(|writer| {
             let original = &bytes[span.lead..span.end];
@@ -184,7 +197,7 @@ impl Replayer {
         });
         let mut record = self.record(chunk, span, variant, facts, warnings);
         record.export = export;
-        (record, resume)
+        (record, after)
     }
 
     fn record(
