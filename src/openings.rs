@@ -154,9 +154,15 @@ impl OpeningBook {
         let mut positions = HashMap::<BookKey, Option<OpeningId>>::default();
         let mut max_ply = 0;
         // The tree while it grows: each node's book moves and the nodes they
-        // lead to (node 0 is the start position), and each node's key.
+        // lead to (node 0 is the start position), each node's key and
+        // position, and the node each SAN word leads to from a node. A line
+        // follows the words it shares with earlier lines without replaying
+        // them (replaying every line from its start took a third of the
+        // build, which holds up every worker until it is done).
         let mut children: Vec<Vec<(u16, u32)>> = vec![Vec::new()];
         let mut node_keys = vec![BookKey::of(&Chess::default())];
+        let mut node_positions = vec![Chess::default()];
+        let mut by_word = HashMap::<(usize, &str), usize>::default();
         for line in tables.iter().flat_map(|table| table.lines().skip(1)) {
             let mut columns = line.split('\t');
             let (Some(eco), Some(name), Some(moves)) =
@@ -164,30 +170,42 @@ impl OpeningBook {
             else {
                 continue;
             };
-            let Some(path) = replay_line(moves) else { continue };
-            let Some((_, end)) = path.last() else { continue };
-            let id = openings.len() as OpeningId;
-            let slot = positions.entry(end.clone()).or_default();
-            if slot.is_none() {
-                *slot = Some(id);
-                openings.push(Opening { eco: eco.to_owned(), name: name.to_owned() });
-                max_ply = max_ply.max(path.len() as u32);
+            let mut words = line_words(moves).peekable();
+            let (mut node, mut plies) = (0, 0);
+            while let Some(&next) = words.peek().and_then(|&word| by_word.get(&(node, word))) {
+                (node, plies) = (next, plies + 1);
+                words.next();
             }
-            let mut node = 0;
-            for (m, key) in path {
+            let words: Vec<&str> = words.collect();
+            let start = node_positions[node].clone();
+            let Some(rest) = replay_words(start, words.iter().copied()) else { continue };
+            plies += rest.len();
+            if plies == 0 {
+                continue;
+            }
+            for (word, (m, pos)) in words.into_iter().zip(rest) {
                 let code = move_code(m);
                 let known = children[node].iter().find(|&&(book_move, _)| book_move == code);
-                node = match known {
+                let next = match known {
                     Some(&(_, child)) => child as usize,
                     None => {
                         let child = children.len();
                         children[node].push((code, child as u32));
                         children.push(Vec::new());
-                        node_keys.push(key.clone());
+                        node_keys.push(BookKey::of(&pos));
+                        node_positions.push(pos);
                         child
                     }
                 };
-                positions.entry(key).or_default();
+                positions.entry(node_keys[next].clone()).or_default();
+                by_word.insert((node, word), next);
+                node = next;
+            }
+            let slot = positions.entry(node_keys[node].clone()).or_default();
+            if slot.is_none() {
+                *slot = Some(openings.len() as OpeningId);
+                openings.push(Opening { eco: eco.to_owned(), name: name.to_owned() });
+                max_ply = max_ply.max(plies as u32);
             }
         }
         let opening_at = |node: u32| positions.get(&node_keys[node as usize]).copied().flatten();
@@ -297,17 +315,24 @@ fn flatten(
     (moves, from[0])
 }
 
-/// The moves of a line (`1. e4 e5 2. Nf3`) and the keys of the positions
-/// they reach, one per ply; the last is where the line ends.
-fn replay_line(moves: &str) -> Option<Vec<(Move, BookKey)>> {
-    let mut pos = Chess::default();
-    let mut path = Vec::new();
-    for word in moves.split_whitespace().filter(|w| !w.ends_with('.')) {
-        let m = pos.san_to_move(word.parse::<San>().ok()?, None).ok()?;
-        pos.play_unchecked(m);
-        path.push((m, BookKey::of(&pos)));
-    }
-    Some(path)
+/// The SAN words of a line's moves (`1. e4 e5 2. Nf3`: `e4`, `e5`, `Nf3`).
+fn line_words(moves: &str) -> impl Iterator<Item = &str> {
+    moves.split_whitespace().filter(|word| !word.ends_with('.'))
+}
+
+/// Plays the SAN `words` from `pos`: each move and the position it
+/// reaches; `None` when a word is not a legal move there.
+fn replay_words<'a>(
+    mut pos: Chess,
+    words: impl Iterator<Item = &'a str>,
+) -> Option<Vec<(Move, Chess)>> {
+    words
+        .map(|word| {
+            let m = pos.san_to_move(word.parse::<San>().ok()?, None).ok()?;
+            pos.play_unchecked(m);
+            Some((m, pos.clone()))
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -366,7 +391,10 @@ mod tests {
     #[test]
     fn positions_find_their_opening_even_by_transposition() {
         let book = OpeningBook::standard();
-        let end = |moves| replay_line(moves).unwrap().pop().unwrap().1;
+        let end = |moves| {
+            let path = replay_words(Chess::default(), line_words(moves)).unwrap();
+            BookKey::of(&path.last().unwrap().1)
+        };
         let berlin = end("1. e4 e5 2. Nf3 Nc6 3. Bb5 Nf6");
         let BookEntry::OnPath(Some(id)) = book.lookup(&berlin) else { panic!("not in the book") };
         let opening = book.get(id).unwrap();
