@@ -113,8 +113,10 @@ pub fn fold<A: Default + Merge + Send>(
     add: impl Fn(&mut A, &GameRecord) + Sync,
 ) -> io::Result<(A, Inputs)> {
     // One per worker thread (by rayon's index), so each lock is only ever
-    // taken by its own thread; nothing panics while one is held, and a
-    // poisoned lock still holds a whole aggregate.
+    // taken by its own thread. It is held while a chunk is replayed and
+    // added, neither of which panics on any input; were one to, rayon
+    // would end the run with that panic, so a poisoned lock is not
+    // treated apart.
     let aggregates: Vec<Mutex<A>> =
         (0..options.jobs.max(1)).map(|_| Mutex::new(A::default())).collect();
     let fold_chunk = |replayer: &mut Replayer, chunk: &Chunk| {
