@@ -284,8 +284,8 @@ impl BookWalk {
 /// `opening_at` says which opening's line ends at a node.
 ///
 /// A node's moves are ordered by the size of the subtree they lead to,
-/// largest first: the moves most lines follow (1. e4, 1. d4) are those
-/// most games play, and a walk scans a node's moves in order.
+/// largest first: the moves most lines follow (1. e4, 1. d4) are, as a
+/// rule, those most games play, and a walk scans a node's moves in order.
 fn flatten(
     children: &[Vec<(u16, u32)>],
     opening_at: impl Fn(u32) -> Option<OpeningId>,
