@@ -27,6 +27,17 @@ const TAG_LINE_BYTES: usize = 255;
 /// A UTF-8 byte order mark, skipped before each game.
 const BOM: &[u8] = b"\xef\xbb\xbf";
 
+/// Whether `bytes` begin like a tag pair: `[`, a name of ASCII letters,
+/// digits and `_`, one or more spaces, `"`. After a blank line, this is
+/// where the lexer ends a comment that was never closed, and where the
+/// chunker may cut.
+pub fn opens_tag_pair(bytes: &[u8]) -> bool {
+    let Some(rest) = bytes.strip_prefix(b"[") else { return false };
+    let name_len = rest.iter().take_while(|b| b.is_ascii_alphanumeric() || **b == b'_').count();
+    let spaces = rest[name_len..].iter().take_while(|&&b| b == b' ').count();
+    name_len > 0 && spaces > 0 && rest.get(name_len + spaces) == Some(&b'"')
+}
+
 /// A tag line pgn-reader cannot read: no closing quote before the line (or
 /// its buffer) ends. It skips the line; the same game's tags go on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -258,7 +269,7 @@ mod tests {
     use pgn_reader::{RawTag, Reader, Visitor};
 
     use super::*;
-    use crate::testing::Rng;
+    use crate::testing::{PGN_PIECES, Rng};
 
     /// What a walk over the games saw, in order.
     #[derive(Debug, PartialEq, Eq)]
@@ -393,42 +404,7 @@ mod tests {
         }
     }
 
-    /// Pieces of PGN, broken PGN and separators that steer both state
-    /// machines through every branch: tags with escapes and without quotes,
-    /// comments, `%` lines, BOMs, CRLF, blank lines.
-    const PIECES: &[&[u8]] = &[
-        b"[Event \"A\"]\n",
-        b"[White \"x \\\" y\"]",
-        b"[Site\"s\"]",
-        b"[Round \"1",
-        b"[Black]",
-        b"[Date \"\\",
-        b"[",
-        b"]",
-        b"\"",
-        b"\\",
-        b"\n",
-        b"\r\n",
-        b"\n\n",
-        b"\r",
-        b" ",
-        b"\t",
-        b"{",
-        b"}",
-        b"{ a comment\n\n[Event \"in it\"] }",
-        b";",
-        b"; rest of line\n",
-        b"%",
-        b"\n% escaped [Event \"x\"]\n",
-        b"\xef\xbb\xbf",
-        b"1. e4 e5 2. Nf3 ",
-        b"1-0",
-        b"*",
-        b"x",
-        b"\0",
-    ];
-
-    /// Random soups of `PIECES`, some with long runs that cross the 16 KiB
+    /// Random soups of `PGN_PIECES`, some with long runs that cross the 16 KiB
     /// buffer (long tag lines, long comments, long movetexts).
     #[test]
     fn walks_random_soups_as_pgn_reader_does() {
@@ -440,7 +416,7 @@ mod tests {
                 match rng.below(60) {
                     0 => bytes.extend(std::iter::repeat_n(b'x', 200 + rng.below(20_000))),
                     1 => bytes.extend(std::iter::repeat_n(b' ', rng.below(600))),
-                    _ => bytes.extend_from_slice(PIECES[rng.below(PIECES.len())]),
+                    _ => bytes.extend_from_slice(PGN_PIECES[rng.below(PGN_PIECES.len())]),
                 }
             }
             events += assert_same_walk(&bytes, &format!("soup {case}"));

@@ -12,3 +12,41 @@ impl Rng {
         (self.0 % n as u64) as usize
     }
 }
+
+/// Pieces of PGN, broken PGN and separators whose random soups steer the
+/// splitter, the lexer and the chunker through every branch: tags with
+/// escapes (of the line break too) and without quotes, comments, `%`
+/// lines (in the first column and after spaces), BOMs, CRLF, blank lines.
+pub const PGN_PIECES: &[&[u8]] = &[
+    b"[Event \"A\"]\n",
+    b"[White \"x \\\" y\"]",
+    b"[Site\"s\"]",
+    b"[Round \"1",
+    b"[Black]",
+    b"[Date \"\\",
+    b"[Annotator \"a\\\nb\"]\n",
+    b"[",
+    b"]",
+    b"\"",
+    b"\\",
+    b"\n",
+    b"\r\n",
+    b"\n\n",
+    b"\r",
+    b" ",
+    b"\t",
+    b"{",
+    b"}",
+    b"{ a comment\n\n[Event \"in it\"] }",
+    b";",
+    b"; rest of line\n",
+    b"%",
+    b"\n% escaped [Event \"x\"]\n",
+    b"\n  % not escaped {\n",
+    b"\xef\xbb\xbf",
+    b"1. e4 e5 2. Nf3 ",
+    b"1-0",
+    b"*",
+    b"x",
+    b"\0",
+];

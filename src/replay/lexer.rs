@@ -11,6 +11,8 @@
 
 use memchr::{memchr, memchr2};
 
+use crate::split::opens_tag_pair;
+
 /// A lexical token of movetext.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Token<'a> {
@@ -168,8 +170,12 @@ impl<'a> Lexer<'a> {
                     self.pos += 1;
                     self.at_line_start = true;
                 }
-                b' ' | b'\t' | b'\r' => self.pos += 1,
-                // PGN standard 6: a `%` in the first column escapes its line.
+                b' ' | b'\t' | b'\r' => {
+                    self.pos += 1;
+                    self.at_line_start = false;
+                }
+                // PGN standard 6: a `%` in the first column escapes its
+                // line; after spaces it is text, as for pgn-reader.
                 b'%' if self.at_line_start => self.skip_to_line_end(),
                 _ => return,
             }
@@ -277,18 +283,14 @@ impl<'a> Lexer<'a> {
 /// and a tag pair (`\n[Event "`): a game that an unclosed `{` swallowed.
 /// Returns the offset of the `[`.
 fn game_after_line_break(after: &[u8]) -> Option<usize> {
-    let tag = if after.starts_with(b"\n[") {
+    let tag = if after.starts_with(b"\n") {
         1
-    } else if after.starts_with(b"\r\n[") {
+    } else if after.starts_with(b"\r\n") {
         2
     } else {
         return None;
     };
-    let name_len =
-        after[tag + 1..].iter().take_while(|b| b.is_ascii_alphanumeric() || **b == b'_').count();
-    let rest = &after[tag + 1 + name_len..];
-    let spaces = rest.iter().take_while(|&&b| b == b' ').count();
-    (name_len > 0 && spaces > 0 && rest.get(spaces) == Some(&b'"')).then_some(tag)
+    opens_tag_pair(&after[tag..]).then_some(tag)
 }
 
 impl<'a> Lexer<'a> {
@@ -452,6 +454,21 @@ mod tests {
                 (Token::Comment(b" rest {"), 1),
                 (Token::Word(b"e5"), 3),
                 (Token::Result("1/2-1/2"), 3),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_percent_sign_after_spaces_escapes_nothing() {
+        // As for pgn-reader's splitter, which must agree on where comments
+        // are: the chunker relies on it.
+        assert_eq!(
+            tokens("e4\n  %x {c}\n\r%y"),
+            vec![
+                (Token::Word(b"e4"), 1),
+                (Token::Word(b"%x"), 2),
+                (Token::Comment(b"c"), 2),
+                (Token::Word(b"%y"), 3),
             ]
         );
     }
