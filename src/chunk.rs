@@ -67,7 +67,7 @@ impl Chunk {
 }
 
 /// Where to cut `bytes`: the first place at or after `target` (never at 0)
-/// where a game provably begins (see [`game_starts_at`]). At `eof` the
+/// where a game provably begins (see `game_starts_at`). At `eof` the
 /// whole rest is one chunk when there is none; otherwise `None` means the
 /// bytes hold no such place past `target` yet.
 ///
