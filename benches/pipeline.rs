@@ -2,7 +2,7 @@
 //! in `fixtures/bench/` (provenance in its README):
 //!
 //! - `chunk`: cutting a whole file into chunks with `chunk::find_cut` at the
-//!   default 2 MiB target (the splitter's game-boundary scan), in bytes/s;
+//!   default 2 MiB target (the chunker's game-boundary scan), in bytes/s;
 //! - `replay`, `replay_final_fen`: one `Replayer` on one core replaying a
 //!   file as one chunk, without and with the final FEN, in games/s;
 //! - `tokenize`: what arbiter's own movetext lexer costs against letting
@@ -36,11 +36,11 @@ use arbiter::{
     record::GameRecord,
     replay::{
         Replayer,
+        cursor::GameCursor,
         lexer::{Lexer, Token},
         notation::{self, Written},
     },
     sink::Sink,
-    split::GameSplitter,
 };
 use criterion::{
     BenchmarkGroup, Criterion, Throughput, criterion_group, criterion_main, measurement::WallTime,
@@ -121,16 +121,14 @@ fn replay(c: &mut Criterion) {
 }
 
 /// The movetext span of every game, found the way `Replayer::replay` finds
-/// them: after the splitter reads the tags, up to where it says the game
-/// ends.
+/// them: from where the tags end to where the next game begins.
 fn movetext_spans(bytes: &[u8]) -> Vec<Range<usize>> {
-    let mut games = GameSplitter::new(bytes);
+    let mut games = GameCursor::new(bytes, 1);
     let mut spans = Vec::new();
-    while games.has_more() {
-        while games.read_tags(|_, _| {}).is_err() {}
-        let start = games.position();
-        games.has_more();
-        spans.push(start..games.position().max(start));
+    while let Some(span) = games.next_game(|_, _| {}) {
+        let mut lexer = games.lexer(&span);
+        lexer.for_each_token(drop);
+        spans.push(span.movetext..games.finish_game(&span, &lexer));
     }
     spans
 }

@@ -1,11 +1,14 @@
 //! The movetext lexer: raw tokens with their lines, nothing skipped.
 //!
-//! The splitter finds where a game's movetext starts and ends; pgn-reader's
-//! own movetext reader would drop tokens it cannot read (`foo`, `e2-e4`) and
+//! The splitter finds where a game's movetext starts; pgn-reader's own
+//! movetext reader would drop tokens it cannot read (`foo`, `e2-e4`) and
 //! forget how a move was written (`0-0` and `O-O` look alike) and where.
-//! This lexer walks the movetext bytes of one game and yields every token
-//! with its 1-based line, so the replay can report a bad token precisely
-//! instead of skipping it. It knows PGN's lexical rules (comments, escapes,
+//! This lexer walks the movetext of one game and yields every token with
+//! its 1-based line, so the replay can report a bad token precisely instead
+//! of skipping it; it also finds where the movetext ends, where pgn-reader's
+//! splitter ends it, so that the bytes are read once (the splitter's own
+//! pass over the movetext was a fifth of `validate`'s instructions on
+//! lichess games). It knows PGN's lexical rules (comments, escapes,
 //! NAGs, results, move numbers) but not chess: deciding what a `Word` means
 //! is the replay's job.
 
@@ -133,7 +136,8 @@ const RESULTS: &[(&[u8], &str)] = &[
 ];
 
 impl<'a> Lexer<'a> {
-    /// A lexer over `bytes`, whose first byte is on line `line`.
+    /// A lexer over the movetext that `bytes` start with (whatever follows
+    /// it is not read), whose first byte is on line `line`.
     pub fn new(bytes: &'a [u8], line: u64) -> Self {
         Lexer { bytes, pos: 0, line, at_line_start: false, resume_at: None }
     }
@@ -145,11 +149,20 @@ impl<'a> Lexer<'a> {
         self.resume_at
     }
 
-    /// The line reached: once every token is read, the line of the end of
-    /// the bytes (every line break counted), unless the lexer stopped at a
-    /// swallowed game (see [`Lexer::resume_at`]).
+    /// The line reached: once every token is read, the line of
+    /// [`Lexer::end`] (every line break before it counted), unless the
+    /// lexer stopped at a swallowed game (see [`Lexer::resume_at`]).
     pub fn line(&self) -> u64 {
         self.line
+    }
+
+    /// Once every token is read, where the movetext ended (an offset in the
+    /// lexer's bytes), unless the lexer stopped at a swallowed game (see
+    /// [`Lexer::resume_at`]): where pgn-reader's splitter would end it, at a
+    /// blank line or a line that starts with `[` outside comments, or at the
+    /// end of the bytes.
+    pub fn end(&self) -> usize {
+        self.bytes.len()
     }
 
     fn rest(&self) -> &'a [u8] {
@@ -169,6 +182,14 @@ impl<'a> Lexer<'a> {
                     self.line += 1;
                     self.pos += 1;
                     self.at_line_start = true;
+                    // A blank line, or a line that starts with `[`, ends
+                    // the movetext (pgn-reader's `skip_movetext`).
+                    let end = match self.rest() {
+                        [b'\n' | b'[', ..] => self.pos,
+                        [b'\r', b'\n', ..] => self.pos + 1,
+                        _ => continue,
+                    };
+                    self.bytes = &self.bytes[..end];
                 }
                 b' ' | b'\t' | b'\r' => {
                     self.pos += 1;

@@ -1,12 +1,12 @@
 //! Replay: from a chunk of PGN bytes to one `GameRecord` per game.
 //!
-//! The [`GameSplitter`] walks the chunk game by game: it reads each tag
-//! section into a [`TagSet`] and skips the movetext, telling us where the
-//! movetext starts and ends. The movetext bytes then go through our
-//! [`lexer`] (nothing is skipped silently) and are replayed on shakmaty
-//! under the [`rules`]. No I/O and no output formats here: a broken game is
+//! The [`cursor`] walks the chunk game by game: it reads each tag section
+//! into a [`TagSet`] and hands the movetext to our [`lexer`] (nothing is
+//! skipped silently), which also finds where it ends. The moves are
+//! replayed on shakmaty under the [`rules`]. No I/O and no output formats here: a broken game is
 //! data in its record, never an `Err` and never a panic.
 
+pub mod cursor;
 pub mod game;
 pub mod lexer;
 pub mod notation;
@@ -14,7 +14,6 @@ pub mod resolve;
 pub mod rules;
 pub mod tags;
 
-use memchr::memchr_iter;
 use pgn_reader::RawTag;
 use shakmaty::{
     CastlingMode, Chess, FromSetup, PositionError, PositionErrorKinds,
@@ -28,10 +27,9 @@ use crate::{
     openings::OpeningBook,
     options::{KeepTags, ReplayOptions},
     record::{ErrorKind, Export, GameError, GameRecord, Warning, WarningKind},
-    split::{GameSplitter, UnreadableTag},
 };
+use cursor::{GameCursor, GameSpan};
 use game::MovetextFacts;
-use lexer::Lexer;
 use rules::{RecordedResult, RuleTracker, result_consistent};
 use tags::{TagCollector, TagSet};
 
@@ -41,28 +39,6 @@ pub struct Replayer {
     options: ReplayOptions,
     collector: TagCollector,
     rules: RuleTracker,
-}
-
-/// Where one game lies in its chunk.
-#[derive(Debug, Clone, Copy)]
-struct GameSpan {
-    /// Where the bytes before the game start (whitespace before the first
-    /// game of a file belongs to no game otherwise).
-    lead: usize,
-    start: usize,
-    movetext: usize,
-    end: usize,
-    line: u64,
-}
-
-/// Where the replay of one game left off.
-#[derive(Debug, Clone, Copy)]
-enum After {
-    /// At the end of the game's bytes, on this line (the lexer counted the
-    /// movetext's line breaks, so they need no count of their own).
-    EndLine(u64),
-    /// At the start of a game that an unterminated comment swallowed.
-    Resume(usize),
 }
 
 impl Replayer {
@@ -77,49 +53,22 @@ impl Replayer {
     /// soon as it is made (each with index 0: the pipeline numbers games in
     /// input order).
     pub fn replay(&mut self, chunk: &Chunk, mut emit: impl FnMut(GameRecord)) {
-        let bytes = chunk.bytes();
-        let mut line = chunk.first_line;
-        let mut counted_to = 0;
-        // Offset of the splitter's first byte: after a game swallowed by an
-        // unterminated comment is found, splitting restarts at its tags.
-        let mut base = 0;
-        // Bytes not yet part of any game (before the first one).
-        let mut lead = 0;
-        let mut games = GameSplitter::new(bytes);
-        // An unreadable tag line (no closing quote) is skipped; the same
-        // game goes on.
-        while games.has_more() {
-            let start = base + games.position();
+        let mut games = GameCursor::new(chunk.bytes(), chunk.first_line);
+        loop {
             self.collector.reset();
             let collector = &mut self.collector;
-            while let Err(UnreadableTag) =
-                games.read_tags(|name, value| collector.tag(name, RawTag(value)))
-            {
-                collector.tags.unreadable += 1;
-            }
-            let movetext = base + games.position();
-            games.has_more();
-            let end = (base + games.position()).max(movetext);
-            line += count_lines(&bytes[counted_to..start]);
-            counted_to = start;
-            let (record, after) =
-                self.replay_game(chunk, bytes, GameSpan { lead, start, movetext, end, line });
-            emit(record);
-            match after {
-                After::EndLine(end_line) => {
-                    debug_assert_eq!(end_line, line + count_lines(&bytes[start..end]));
-                    (line, counted_to, lead) = (end_line, end, end);
-                }
-                After::Resume(resume) => {
-                    (base, lead) = (resume, resume);
-                    games = GameSplitter::new(&bytes[base..]);
-                }
-            }
+            let Some(span) = games.next_game(|name, value| collector.tag(name, RawTag(value)))
+            else {
+                return;
+            };
+            collector.tags.unreadable = span.unreadable_tags;
+            emit(self.replay_game(chunk, &mut games, span));
         }
     }
 
-    /// Replays one game; also returns where it left off.
-    fn replay_game(&mut self, chunk: &Chunk, bytes: &[u8], span: GameSpan) -> (GameRecord, After) {
+    /// Replays one game, and ends it in `games`.
+    fn replay_game(&mut self, chunk: &Chunk, games: &mut GameCursor, span: GameSpan) -> GameRecord {
+        let bytes = chunk.bytes();
         let tag_bytes = &bytes[span.start..span.movetext];
         if self.collector.tags.unreadable > 0 {
             self.collector.recover_long_tags(tag_bytes);
@@ -135,8 +84,7 @@ impl Replayer {
                 line: span.line,
             });
         }
-        let movetext_line = span.line + count_lines(tag_bytes);
-        let mut lexer = Lexer::new(&bytes[span.movetext..span.end], movetext_line);
+        let mut lexer = games.lexer(&span);
         let (variant, setup) = start_position(tags, tag_bytes, &mut warnings, span.line);
         // Openings are classified for games from the standard position
         // whose tags do not name their opening already.
@@ -172,16 +120,12 @@ impl Replayer {
                 MovetextFacts { error: Some((error, 0)), ..MovetextFacts::default() }
             }
         };
-        // Whatever the setup, the lexer runs to the end to find a swallowed game.
+        // Whatever the setup, the lexer runs to the end of the movetext, to
+        // find where it ends, or a swallowed game.
         lexer.for_each_token(drop);
-        let resume = lexer.resume_at().map(|at| span.movetext + at);
-        let after = match resume {
-            Some(resume) => After::Resume(resume),
-            None => After::EndLine(lexer.line()),
-        };
-        let span = GameSpan { end: resume.unwrap_or(span.end), ..span };
+        let end = games.finish_game(&span, &lexer);
         let export = writer.map(|writer| {
-            let original = &bytes[span.lead..span.end];
+            let original = &bytes[span.lead..end];
             if replayable && facts.error.is_none() {
                 let tags = &self.collector.tags;
                 let result = facts.result_marker.or(tags.get("Result")).unwrap_or("*");
@@ -195,15 +139,16 @@ impl Replayer {
                 Export { text: original.to_vec(), formatted: false, changed: false }
             }
         });
-        let mut record = self.record(chunk, span, variant, facts, warnings);
+        let mut record = self.record(chunk, span, end, variant, facts, warnings);
         record.export = export;
-        (record, after)
+        record
     }
 
     fn record(
         &mut self,
         chunk: &Chunk,
         span: GameSpan,
+        end: usize,
         variant: String,
         facts: MovetextFacts,
         mut warnings: Vec<Warning>,
@@ -269,14 +214,10 @@ impl Replayer {
             opening: facts.opening,
             moves_hash: facts.moves_hash,
             offset: chunk.offset + span.start as u64,
-            length: (span.end - span.start) as u64,
+            length: (end - span.start) as u64,
             export: None,
         }
     }
-}
-
-fn count_lines(bytes: &[u8]) -> u64 {
-    memchr_iter(b'\n', bytes).count() as u64
 }
 
 /// Warns when the Result tag and the movetext marker disagree.

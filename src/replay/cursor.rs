@@ -1,0 +1,279 @@
+//! Where each game of a chunk lies: the bytes before it, its tag section,
+//! its movetext, and the line each begins on.
+//!
+//! The [`GameSplitter`] skips what separates games and reads a tag section,
+//! as pgn-reader does; where the movetext ends is found by the replay's
+//! [`Lexer`] as it reads the movetext anyway, so the bytes are read once
+//! (skipping the movetext in the splitter as well was a fifth of
+//! `validate`'s instructions on lichess games, which comment every move).
+//! Each step starts from its own first byte: what a game is never depends
+//! on the games before it, nor on where its chunk began.
+
+use memchr::memchr_iter;
+
+use super::lexer::Lexer;
+use crate::split::{GameSplitter, UnreadableTag};
+
+/// Where one game lies in its chunk (offsets in the chunk's bytes).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GameSpan {
+    /// Where the bytes before the game start: the end of the game before
+    /// (whitespace before a file's first game belongs to it).
+    pub lead: usize,
+    /// The game's first byte.
+    pub start: usize,
+    /// Where its movetext begins, after the tag section.
+    pub movetext: usize,
+    /// The line of `start`.
+    pub line: u64,
+    /// The line of `movetext`.
+    pub movetext_line: u64,
+    /// Tag lines that could not be read (see [`UnreadableTag`]).
+    pub unreadable_tags: usize,
+}
+
+/// Walks the bytes of a chunk game by game.
+#[derive(Debug)]
+pub struct GameCursor<'a> {
+    bytes: &'a [u8],
+    /// Where the next game's lead begins.
+    lead: usize,
+    /// An offset whose line is known, and that line.
+    counted_to: usize,
+    line: u64,
+}
+
+impl<'a> GameCursor<'a> {
+    /// A cursor at the first of `bytes`, which is on line `first_line`.
+    pub fn new(bytes: &'a [u8], first_line: u64) -> Self {
+        GameCursor { bytes, lead: 0, counted_to: 0, line: first_line }
+    }
+
+    /// The next game, if any: skips what separates it from the game
+    /// before, and reads its tag section, calling `tag` with each name and
+    /// raw value. An unreadable tag line is skipped, and the same game's
+    /// tags go on. Its movetext is then to be read by [`Self::lexer`] and
+    /// the game ended by [`Self::finish_game`].
+    pub fn next_game(&mut self, mut tag: impl FnMut(&'a [u8], &'a [u8])) -> Option<GameSpan> {
+        let mut gap = GameSplitter::new(&self.bytes[self.lead..]);
+        if !gap.has_more() {
+            return None;
+        }
+        let start = self.lead + gap.position();
+        let line = self.line_of(start);
+        let mut tags = GameSplitter::new(&self.bytes[start..]);
+        let mut unreadable_tags = 0;
+        while let Err(UnreadableTag) = tags.read_tags(&mut tag) {
+            unreadable_tags += 1;
+        }
+        let movetext = start + tags.position();
+        let movetext_line = line + count_lines(&self.bytes[start..movetext]);
+        Some(GameSpan { lead: self.lead, start, movetext, line, movetext_line, unreadable_tags })
+    }
+
+    /// A lexer over the movetext of `span` (it finds where the movetext
+    /// ends, so it is given the rest of the chunk).
+    pub fn lexer(&self, span: &GameSpan) -> Lexer<'a> {
+        Lexer::new(&self.bytes[span.movetext..], span.movetext_line)
+    }
+
+    /// Ends the game of `span` once `lexer` (from [`Self::lexer`]) has read
+    /// every token, and returns where the game ends: where the next game
+    /// begins (what separates them belongs to this one, as pgn-reader's
+    /// `has_more` skips it), or the start of a game that an unclosed
+    /// comment ran into.
+    pub fn finish_game(&mut self, span: &GameSpan, lexer: &Lexer) -> usize {
+        self.lead = match lexer.resume_at() {
+            Some(resume) => span.movetext + resume,
+            None => {
+                // The lexer counted the movetext's line breaks already.
+                let movetext_end = span.movetext + lexer.end();
+                (self.counted_to, self.line) = (movetext_end, lexer.line());
+                let mut gap = GameSplitter::new(&self.bytes[movetext_end..]);
+                gap.has_more();
+                movetext_end + gap.position()
+            }
+        };
+        self.lead
+    }
+
+    /// The line of `offset`, which is at or after the last one counted.
+    fn line_of(&mut self, offset: usize) -> u64 {
+        self.line += count_lines(&self.bytes[self.counted_to..offset]);
+        self.counted_to = offset;
+        self.line
+    }
+}
+
+fn count_lines(bytes: &[u8]) -> u64 {
+    memchr_iter(b'\n', bytes).count() as u64
+}
+
+#[cfg(test)]
+mod tests {
+    use std::{
+        io::{Cursor, Seek},
+        ops::ControlFlow,
+        path::Path,
+    };
+
+    use pgn_reader::{RawTag, Reader, Visitor};
+
+    use super::*;
+    use crate::{
+        split::opens_tag_pair,
+        testing::{PGN_PIECES, Rng},
+    };
+
+    type Tags = Vec<(Vec<u8>, Vec<u8>)>;
+
+    /// Collects the tags pgn-reader reads and stops at the movetext.
+    struct Recorder<'t>(&'t mut Tags);
+
+    impl Visitor for Recorder<'_> {
+        type Tags = ();
+        type Movetext = ();
+        type Output = ();
+
+        fn begin_tags(&mut self) -> ControlFlow<(), ()> {
+            ControlFlow::Continue(())
+        }
+
+        fn tag(&mut self, _: &mut (), name: &[u8], value: RawTag<'_>) -> ControlFlow<()> {
+            self.0.push((name.to_vec(), value.0.to_vec()));
+            ControlFlow::Continue(())
+        }
+
+        fn begin_movetext(&mut self, _: ()) -> ControlFlow<(), ()> {
+            ControlFlow::Break(())
+        }
+
+        fn end_game(&mut self, _: ()) {}
+    }
+
+    fn reader_at(bytes: &[u8], offset: usize) -> Reader<Cursor<&[u8]>> {
+        Reader::new(Cursor::new(&bytes[offset..]))
+    }
+
+    fn position(reader: &mut Reader<Cursor<&[u8]>>) -> usize {
+        reader.stream_position().unwrap() as usize
+    }
+
+    /// Walks `bytes` with the cursor, as the replay does, and checks every
+    /// step against pgn-reader started where the cursor starts it: where
+    /// each game begins, its tags, where its movetext begins and where the
+    /// next game begins. The one difference is deliberate: a `{` comment
+    /// never closed ends at a blank line followed by a tag pair, where
+    /// pgn-reader reads on to a `}`. Also checks each game's lines against
+    /// a count from the start. Returns how many games there were.
+    fn assert_walks_as_pgn_reader(bytes: &[u8], what: &str) -> usize {
+        let mut cursor = GameCursor::new(bytes, 1);
+        let (mut lead, mut games) = (0, 0);
+        loop {
+            let mut gap = reader_at(bytes, lead);
+            let more = gap.has_more().unwrap();
+            let mut ours = Tags::new();
+            let Some(span) = cursor.next_game(|n, v| ours.push((n.to_vec(), v.to_vec()))) else {
+                assert!(!more, "{what}: pgn-reader sees a game at {}", lead + position(&mut gap));
+                return games;
+            };
+            games += 1;
+            let here = format!("{what}, game at {}", span.start);
+            assert!(more, "{here}: pgn-reader sees no game");
+            assert_eq!((span.lead, span.start), (lead, lead + position(&mut gap)), "{here}");
+            let mut game = reader_at(bytes, span.start);
+            let (mut theirs, mut unreadable) = (Tags::new(), 0);
+            while game.read_game(&mut Recorder(&mut theirs)).is_err() {
+                unreadable += 1;
+            }
+            assert_eq!(ours, theirs, "{here}: tags");
+            assert_eq!(span.unreadable_tags, unreadable, "{here}: unreadable tag lines");
+            assert_eq!(span.movetext, span.start + position(&mut game), "{here}: movetext");
+            let line_of = |offset: usize| 1 + count_lines(&bytes[..offset]);
+            assert_eq!(
+                (span.line, span.movetext_line),
+                (line_of(span.start), line_of(span.movetext))
+            );
+            let mut lexer = cursor.lexer(&span);
+            lexer.for_each_token(drop);
+            let end = cursor.finish_game(&span, &lexer);
+            game.has_more().unwrap();
+            let their_end = span.start + position(&mut game);
+            if lexer.resume_at().is_some() {
+                assert!(end < their_end && opens_tag_pair(&bytes[end..]), "{here}: swallowed game");
+            } else {
+                assert_eq!(end, their_end, "{here}: end");
+                assert_eq!(lexer.line(), line_of(span.movetext + lexer.end()), "{here}: end line");
+            }
+            lead = end;
+        }
+    }
+
+    #[test]
+    fn walks_every_fixture_as_pgn_reader_does() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        // The fixtures and, when the shared corpus is there, its odd
+        // real-world files; uncompressed ones only.
+        let dirs = [root.join("fixtures"), root.join("../shared/corpus/edge")]
+            .iter()
+            .filter(|dir| dir.is_dir())
+            .map(|dir| dir.to_string_lossy().into_owned())
+            .collect::<Vec<_>>();
+        let mut files = crate::input::expand(&dirs, true);
+        files.retain(|file| file.ends_with(".pgn"));
+        assert!(files.len() > 20, "fixtures not found");
+        let games: usize = files
+            .iter()
+            .map(|file| assert_walks_as_pgn_reader(&std::fs::read(file).unwrap(), file))
+            .sum();
+        assert!(games > 1000, "the fixtures hardly had games: {games}");
+    }
+
+    /// Random soups of `PGN_PIECES`, some with long runs that cross the 16 KiB
+    /// buffer (long tag lines, long comments, long movetexts).
+    #[test]
+    fn walks_random_soups_as_pgn_reader_does() {
+        let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+        let mut games = 0;
+        for case in 0..3000 {
+            let mut bytes = Vec::new();
+            for _ in 0..rng.below(120) {
+                match rng.below(60) {
+                    0 => bytes.extend(std::iter::repeat_n(b'x', 200 + rng.below(20_000))),
+                    1 => bytes.extend(std::iter::repeat_n(b' ', rng.below(600))),
+                    _ => bytes.extend_from_slice(PGN_PIECES[rng.below(PGN_PIECES.len())]),
+                }
+            }
+            games += assert_walks_as_pgn_reader(&bytes, &format!("soup {case}"));
+        }
+        assert!(games > 10_000, "the soups hardly had games: {games}");
+    }
+
+    #[test]
+    fn long_tag_lines_fail_where_pgn_reader_fails() {
+        for len in [200, 254, 255, 256, 8_000, 16_370, 16_384, 16_400, 40_000] {
+            let value = "v".repeat(len);
+            for prefix in ["", "[Event \"e\"]\n", &format!("{{{}}}\n\n", "c".repeat(16_000))] {
+                let pgn = format!(
+                    "{prefix}[Site \"{value}\"]\n[White \"w\"]\n\n1. e4 *\n\n[Event \"2\"]\n*\n"
+                );
+                assert_walks_as_pgn_reader(pgn.as_bytes(), &format!("value of {len} bytes"));
+            }
+        }
+    }
+
+    #[test]
+    fn a_game_that_an_unclosed_comment_ran_into_is_a_game_of_its_own() {
+        let pgn = b"[Event \"1\"]\n\n1. e4 {never closed\n\n[Event \"2\"]\n\n1. d4 *\n";
+        let mut cursor = GameCursor::new(pgn, 1);
+        let mut starts = Vec::new();
+        while let Some(span) = cursor.next_game(|_, _| {}) {
+            starts.push((span.start, span.line));
+            let mut lexer = cursor.lexer(&span);
+            lexer.for_each_token(drop);
+            cursor.finish_game(&span, &lexer);
+        }
+        let second = pgn.windows(11).position(|w| w == b"[Event \"2\"]").unwrap();
+        assert_eq!(starts, vec![(0, 1), (second, 5)]);
+    }
+}
