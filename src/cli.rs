@@ -54,7 +54,7 @@ pub enum Command {
 /// Inputs and how to read them (shared by every subcommand).
 #[derive(Debug, Args)]
 pub struct InputArgs {
-    /// PGN files (plain, .zst, .gz or .bz2); `-` reads standard input; a
+    /// PGN files (plain, .zst, .gz, .bz2 or .xz); `-` reads standard input; a
     /// directory stands for the PGN files in it.
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<String>,

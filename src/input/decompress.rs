@@ -1,4 +1,4 @@
-//! Decompression of `.zst`, `.gz` and `.bz2` inputs as streams.
+//! Decompression of `.zst`, `.gz`, `.bz2` and `.xz` inputs as streams.
 
 use std::{
     io::{self, BufRead, Read},
@@ -14,16 +14,19 @@ pub enum Format {
     Gzip,
     /// bzip2 (`.bz2`).
     Bzip2,
+    /// xz (`.xz`).
+    Xz,
 }
 
 impl Format {
     /// Detects the format from the first bytes, or from the extension when
     /// the bytes have no known magic number (e.g. too few of them).
     pub fn sniff(head: &[u8], path: &Path) -> Option<Format> {
-        const MAGIC: [(&[u8], Format); 3] = [
+        const MAGIC: [(&[u8], Format); 4] = [
             (&[0x28, 0xb5, 0x2f, 0xfd], Format::Zstd),
             (&[0x1f, 0x8b], Format::Gzip),
             (b"BZh", Format::Bzip2),
+            (b"\xfd7zXZ\0", Format::Xz),
         ];
         if let Some(&(_, format)) = MAGIC.iter().find(|(magic, _)| head.starts_with(magic)) {
             return Some(format);
@@ -35,6 +38,7 @@ impl Format {
             "zst" => Some(Format::Zstd),
             "gz" => Some(Format::Gzip),
             "bz2" => Some(Format::Bzip2),
+            "xz" => Some(Format::Xz),
             _ => None,
         }
     }
@@ -45,6 +49,8 @@ impl Format {
             Format::Zstd => Box::new(zstd::Decoder::with_buffer(rdr)?),
             Format::Gzip => Box::new(flate2::bufread::MultiGzDecoder::new(rdr)),
             Format::Bzip2 => Box::new(bzip2::bufread::MultiBzDecoder::new(rdr)),
+            // Concatenated streams too, as `xz -d` reads them.
+            Format::Xz => Box::new(liblzma::bufread::XzDecoder::new_multi_decoder(rdr)),
         })
     }
 }
@@ -59,5 +65,7 @@ mod tests {
         assert_eq!(Format::sniff(b"[Event \"x\"]", Path::new("a.pgn.gz")), None);
         assert_eq!(Format::sniff(b"", Path::new("a.pgn.bz2")), Some(Format::Bzip2));
         assert_eq!(Format::sniff(b"BZh91AY", Path::new("a")), Some(Format::Bzip2));
+        assert_eq!(Format::sniff(b"\xfd7zXZ\0\0\x04", Path::new("a.pgn")), Some(Format::Xz));
+        assert_eq!(Format::sniff(b"", Path::new("a.pgn.xz")), Some(Format::Xz));
     }
 }

@@ -64,7 +64,7 @@ impl<R: Read> Read for Observed<R> {
 }
 
 /// The files the command-line arguments name: a directory stands for the
-/// PGN files in it (`.pgn`, optionally `.zst`/`.gz`/`.bz2`), in name order,
+/// PGN files in it (`.pgn`, optionally `.zst`/`.gz`/`.bz2`/`.xz`), in name order,
 /// and with `recursive` for those in its subdirectories too. Anything that
 /// cannot be listed is kept as it is, so that opening it reports why.
 pub fn expand(args: &[String], recursive: bool) -> Vec<String> {
@@ -101,7 +101,7 @@ fn walk(dir: &Path, recursive: bool, files: &mut Vec<String>) {
 fn is_pgn_name(path: &Path) -> bool {
     let name =
         path.file_name().map(|n| n.to_string_lossy().to_ascii_lowercase()).unwrap_or_default();
-    [".pgn", ".pgn.zst", ".pgn.gz", ".pgn.bz2"].iter().any(|ext| name.ends_with(ext))
+    [".pgn", ".pgn.zst", ".pgn.gz", ".pgn.bz2", ".pgn.xz"].iter().any(|ext| name.ends_with(ext))
 }
 
 /// The total size in bytes of `paths`, when every one is a regular file.

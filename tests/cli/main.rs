@@ -7,6 +7,7 @@
 //! game that must be read normally.
 //! `validate`: the diagnostics, summary and exit codes of `arbiter validate`.
 //! `paths`: every way of reading input gives the same records.
+//! `progress`: the progress bar shows on a terminal only.
 //! `stats`: `stats` tables from hand counts; shards + `merge` == one run.
 //! `fmt`: export format, stable, faithful, and safe in place.
 //! `check`: every finding code at its place; `crosstable`: hand-computed
@@ -17,6 +18,7 @@ mod check;
 mod crosstable;
 mod fmt;
 mod paths;
+mod progress;
 mod rules;
 mod stats;
 mod util;

@@ -1,13 +1,14 @@
 //! Every way in gives the same records: each fixture read as a mapped
-//! file, from standard input, compressed with zstd, gzip and bzip2, on one
+//! file, from standard input, compressed with zstd, gzip, bzip2 and xz, on one
 //! thread and on four, and cut into chunks as small as one byte (so chunk
-//! boundaries fall inside every game). Only the `file` field may differ.
+//! boundaries fall inside every game), and from a named pipe. Only the
+//! `file` field may differ.
 
-use std::{fs, io::Write, path::Path};
+use std::{fs, io::Write, path::Path, process::Command};
 
 use serde_json::Value;
 
-use crate::util::{every_fixture, parse_jsonl, run, run_with_stdin};
+use crate::util::{every_fixture, fixture, parse_jsonl, run, run_with_stdin};
 
 /// The records of `args` with the `file` field removed.
 fn records_without_file(args: &[&str], stdin: Option<&[u8]>) -> Vec<Value> {
@@ -38,6 +39,11 @@ fn compress(bytes: &[u8], format: &str) -> Vec<u8> {
             encoder.write_all(bytes).expect("bzip2");
             encoder.finish().expect("bzip2")
         }
+        "xz" => {
+            let mut encoder = liblzma::write::XzEncoder::new(Vec::new(), 6);
+            encoder.write_all(bytes).expect("xz");
+            encoder.finish().expect("xz")
+        }
         other => panic!("unknown format {other}"),
     }
 }
@@ -54,7 +60,7 @@ fn every_input_path_gives_the_same_records() {
         let from_stdin = records_without_file(&["games", "--format", "jsonl", "-"], Some(&bytes));
         assert_eq!(from_stdin, reference, "{name} from standard input");
 
-        for format in ["zst", "gz", "bz2"] {
+        for format in ["zst", "gz", "bz2", "xz"] {
             let compressed = dir.path().join(format!("{name}.{format}"));
             fs::write(&compressed, compress(&bytes, format)).expect("write");
             let compressed = compressed.to_string_lossy().into_owned();
@@ -92,4 +98,27 @@ fn diagnostics_do_not_depend_on_threads_or_chunks() {
         "validate output differs between -j 1 and -j 4 --chunk-size 3"
     );
     assert!(one.stdout.contains(" games in "), "{}", one.stdout);
+}
+
+/// A named pipe given as a file cannot be mapped: it is read as a stream,
+/// once (a second open would find the data gone), with the same records.
+#[test]
+fn a_named_pipe_is_read_as_a_stream() {
+    let sample = fixture("sample.pgn");
+    let reference = records_without_file(&["games", "--format", "jsonl", &sample], None);
+    let dir = tempfile::tempdir().expect("temp dir");
+    let pipe = dir.path().join("games.pgn");
+    let made = Command::new("mkfifo").arg(&pipe).status().expect("mkfifo runs");
+    assert!(made.success(), "mkfifo failed");
+    let pipe = pipe.to_string_lossy().into_owned();
+    // A writer process, not a thread: if arbiter never opened the pipe,
+    // the test would still end (the writer is killed below).
+    let mut writer = Command::new("sh")
+        .args(["-c", "cat \"$1\" > \"$2\"", "sh", &sample, &pipe])
+        .spawn()
+        .expect("sh runs");
+    let got = records_without_file(&["games", "--format", "jsonl", &pipe], None);
+    let _ = writer.kill();
+    let _ = writer.wait();
+    assert_eq!(got, reference, "a named pipe");
 }

@@ -1,0 +1,43 @@
+//! The progress bar: drawn on standard error when it is a terminal and a
+//! run lasts, never with `--quiet` or when standard error is not a
+//! terminal. The terminal is a pseudo-terminal from util-linux's `script`
+//! (Debian's essential bsdutils package).
+
+use std::process::{Command, Stdio};
+
+use crate::util::fixture;
+
+/// Runs `shell` on a pseudo-terminal and returns what it showed.
+fn on_a_terminal(shell: &str) -> String {
+    let output = Command::new("script")
+        .args(["-qec", shell, "/dev/null"])
+        .env("TERM", "xterm")
+        .stdin(Stdio::null())
+        .output()
+        .expect("script (util-linux) runs");
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+/// `arbiter validate` of standard input that only comes after 1.5 s, so
+/// the run outlasts the 500 ms before the bar's first draw; `redirect`
+/// follows the command.
+fn slow_validate(flags: &str, redirect: &str) -> String {
+    let (bin, sample) = (env!("CARGO_BIN_EXE_arbiter"), fixture("sample.pgn"));
+    format!("(sleep 1.5; cat '{sample}') | '{bin}' validate -j 1 {flags} - {redirect}")
+}
+
+#[test]
+fn the_bar_shows_on_a_terminal_only_and_not_with_quiet() {
+    // The bar reads standard input's bytes per second ("B/s"); the rest of
+    // validate's output never has it.
+    let shown = on_a_terminal(&slow_validate("", ""));
+    assert!(shown.contains("B/s"), "no bar on a terminal: {shown:?}");
+    assert!(shown.contains(" games in "), "no summary: {shown:?}");
+    for (flags, redirect, what) in
+        [("-q", "", "with --quiet"), ("", "2>/dev/null", "with standard error off the terminal")]
+    {
+        let shown = on_a_terminal(&slow_validate(flags, redirect));
+        assert!(!shown.contains("B/s"), "a bar {what}: {shown:?}");
+        assert!(shown.contains(" games in "), "no summary {what}: {shown:?}");
+    }
+}
