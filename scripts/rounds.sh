@@ -15,7 +15,7 @@
 #
 # Example (the targets of issue 3: arbiter against pgn-reader's examples,
 # as scripts/bench.sh builds them):
-#   ex=~/.cache/arbiter-bench/pgn-reader-0.29.0-examples/target/release/examples
+#   ex=~/.cache/arbiter-bench/pgn-reader-0.29.0-examples/target/release
 #   scripts/rounds.sh -n 7 "pgn-reader validate=$ex/validate masters.pgn" \
 #       "parallel_validate=$ex/parallel_validate masters.pgn" \
 #       "arbiter validate=target/release/arbiter validate -q masters.pgn"
