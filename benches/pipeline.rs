@@ -126,9 +126,7 @@ fn movetext_spans(bytes: &[u8]) -> Vec<Range<usize>> {
     let mut games = GameCursor::new(bytes, 1);
     let mut spans = Vec::new();
     while let Some(span) = games.next_game(|_, _| {}) {
-        let mut lexer = games.lexer(&span);
-        lexer.for_each_token(drop);
-        spans.push(span.movetext..games.finish_game(&span, &lexer));
+        spans.push(span.movetext..games.finish_game(&span, games.lexer(&span)));
     }
     spans
 }

@@ -21,18 +21,21 @@
 #       "arbiter validate=target/release/arbiter validate -q masters.pgn"
 set -euo pipefail
 
-rounds=5
-if [ "${1:-}" = "-n" ]; then
-    rounds=$2
-    shift 2
-fi
-if [ $# -eq 0 ]; then
+usage() {
     echo "usage: scripts/rounds.sh [-n ROUNDS] 'LABEL=COMMAND' ..." >&2
     exit 2
+}
+
+rounds=5
+if [ "${1:-}" = "-n" ]; then
+    rounds=${2:-}
+    shift 2 || usage
 fi
+[[ $rounds =~ ^[1-9][0-9]*$ ]] || usage
+[ $# -gt 0 ] || usage
 
 times=$(mktemp)
-trap 'rm -f "$times"' EXIT
+trap 'rm -f "$times" "$times.one"' EXIT
 for round in $(seq "$rounds"); do
     for index in $(seq 0 $(($# - 1))); do
         spec=${*:$((index + 1)):1}
@@ -42,8 +45,6 @@ for round in $(seq "$rounds"); do
         echo "rounds: round $round/$rounds: ${spec%%=*}: $(tail -n 1 "$times.one") s" >&2
     done
 done
-rm -f "$times.one"
-
 labels=()
 for spec in "$@"; do
     labels+=("${spec%%=*}")
@@ -62,8 +63,9 @@ print(f"| command | median wall s | range | speed against {labels[0]} (median of
 print("|---|--:|--:|--:|")
 for index, label in enumerate(labels):
     walls = seconds[index]
-    # /usr/bin/time has 10 ms steps: a faster run has no ratio.
-    ratios = [first[r] / walls[r] for r in walls if walls[r] > 0]
+    # /usr/bin/time has 10 ms steps: a round where either run took less
+    # has no ratio.
+    ratios = [first[r] / walls[r] for r in walls if walls[r] > 0 and first[r] > 0]
     speed = f"{statistics.median(ratios):.2f}x" if ratios else "n/a"
     print(
         f"| {label} | {statistics.median(walls.values()):.2f} "

@@ -1,21 +1,20 @@
-//! Splitting PGN bytes into games: where a game and its movetext begin,
-//! and its tag pairs, found exactly where pgn-reader's `Reader` finds them.
+//! The boundary and tag logic of pgn-reader 0.29, run on bytes in place:
+//! where a game begins after what separates games, and its tag pairs.
 //!
 //! pgn-reader reads any `Read` through a 16 KiB buffer that it refills by
 //! copying. Over bytes already in memory (a mapped file, a chunk) those
 //! copies and the `Read` and `Seek` calls around them are pure overhead
-//! (on 3 MB of master games the chunker and the replay did 504.2 M
-//! instructions through pgn-reader, 494.8 M this way; the copies were 3%
-//! of the CPU time in perf). [`GameSplitter`] runs pgn-reader 0.29's
-//! boundary and tag logic (`has_more` after a movetext, and `read_game`
-//! with a visitor that stops at the movetext) on the slice itself; where a
-//! movetext ends is the replay's lexer's to find. The one place where
+//! (the copies were 3% of the CPU time in perf). [`GameSplitter`] runs
+//! pgn-reader's `has_more` (once a movetext is skipped) and `read_game`
+//! with a visitor that stops at the movetext, on the slice itself. Where a
+//! movetext ends is not its business: the replay's lexer finds it, and
+//! `replay::cursor` puts the steps together. The one place where
 //! pgn-reader's buffer shows (a tag line is searched for its end only
 //! within the bytes buffered at the time, so a longer line is unreadable)
-//! is reproduced by tracking where the buffer would end, as if a `Reader`
+//! is reproduced by tracking where the buffer would end, for a `Reader`
 //! started at the splitter's first byte. `replay::cursor`'s differential
-//! test runs both on the fixtures, on random byte soups and on long lines,
-//! and compares every position and tag.
+//! test checks every step against such a `Reader`, on the fixtures, on
+//! random byte soups and on long lines.
 
 use memchr::{memchr, memchr3};
 
@@ -44,9 +43,10 @@ pub fn opens_tag_pair(bytes: &[u8]) -> bool {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct UnreadableTag;
 
-/// Walks a byte slice game by game, as pgn-reader's `Reader` over a
-/// `Cursor` of the same bytes would.
-#[derive(Debug, Clone)]
+/// Finds where a game begins and reads its tags, as pgn-reader's `Reader`
+/// over a `Cursor` of the same bytes would. It does not skip movetext: a
+/// splitter starts at a game, or where a movetext ended.
+#[derive(Debug)]
 pub struct GameSplitter<'a> {
     bytes: &'a [u8],
     pos: usize,
@@ -68,7 +68,7 @@ impl<'a> GameSplitter<'a> {
     /// Skips what separates games (a byte order mark, whitespace, `%`
     /// lines); returns whether a game begins (pgn-reader's `has_more` once
     /// the movetext before is skipped). The game begins at `position()`.
-    pub fn has_more(&mut self) -> bool {
+    pub fn skip_to_game(&mut self) -> bool {
         self.before_game();
         !self.fill(1).is_empty()
     }

@@ -10,7 +10,7 @@ pub mod mmap;
 
 use std::{
     fs::{self, File},
-    io::{self, BufRead, BufReader, Read},
+    io::{self, BufReader, Read},
     path::{Path, PathBuf},
     sync::Arc,
 };
@@ -133,23 +133,15 @@ pub fn open(path: &str, observer: ReadObserver) -> Result<Input, InputError> {
 /// Whether the file at `path` is compressed (by its first bytes, or its
 /// name when it has too few).
 pub fn is_compressed(path: &str) -> io::Result<bool> {
-    let mut head = [0u8; 4];
-    let mut file = File::open(path)?;
-    let mut len = 0;
-    while len < head.len() {
-        match file.read(&mut head[len..])? {
-            0 => break,
-            n => len += n,
-        }
-    }
-    Ok(decompress::Format::sniff(&head[..len], Path::new(path)).is_some())
+    let head = decompress::read_head(&mut File::open(path)?)?;
+    Ok(decompress::Format::sniff(&head, Path::new(path)).is_some())
 }
 
 /// Streams `rdr`, decompressing it when its first bytes (or its name) say so.
-fn stream(rdr: Box<dyn Read + Send>, path: Option<&Path>) -> io::Result<Input> {
-    let mut rdr = BufReader::with_capacity(1 << 16, rdr);
-    let head = rdr.fill_buf()?;
-    let format = decompress::Format::sniff(head, path.unwrap_or(Path::new("")));
+fn stream(mut rdr: Box<dyn Read + Send>, path: Option<&Path>) -> io::Result<Input> {
+    let head = decompress::read_head(&mut rdr)?;
+    let format = decompress::Format::sniff(&head, path.unwrap_or(Path::new("")));
+    let rdr = BufReader::with_capacity(1 << 16, io::Cursor::new(head).chain(rdr));
     Ok(Input::Stream(match format {
         Some(format) => format.decoder(rdr)?,
         None => Box::new(rdr),

@@ -53,10 +53,11 @@ impl<'a> GameCursor<'a> {
     /// before, and reads its tag section, calling `tag` with each name and
     /// raw value. An unreadable tag line is skipped, and the same game's
     /// tags go on. Its movetext is then to be read by [`Self::lexer`] and
-    /// the game ended by [`Self::finish_game`].
+    /// the game ended by [`Self::finish_game`] (until then, this returns the
+    /// same game again).
     pub fn next_game(&mut self, mut tag: impl FnMut(&'a [u8], &'a [u8])) -> Option<GameSpan> {
         let mut gap = GameSplitter::new(&self.bytes[self.lead..]);
-        if !gap.has_more() {
+        if !gap.skip_to_game() {
             return None;
         }
         let start = self.lead + gap.position();
@@ -77,12 +78,13 @@ impl<'a> GameCursor<'a> {
         Lexer::new(&self.bytes[span.movetext..], span.movetext_line)
     }
 
-    /// Ends the game of `span` once `lexer` (from [`Self::lexer`]) has read
-    /// every token, and returns where the game ends: where the next game
-    /// begins (what separates them belongs to this one, as pgn-reader's
-    /// `has_more` skips it), or the start of a game that an unclosed
-    /// comment ran into.
-    pub fn finish_game(&mut self, span: &GameSpan, lexer: &Lexer) -> usize {
+    /// Ends the game of `span`, reading what `lexer` (from [`Self::lexer`])
+    /// has left of its movetext, and returns where the game ends, which is
+    /// where the bytes before the next game begin: past what separates
+    /// them (it belongs to this game, as pgn-reader's `has_more` skips it),
+    /// or at the start of a game that an unclosed comment ran into.
+    pub fn finish_game(&mut self, span: &GameSpan, mut lexer: Lexer) -> usize {
+        lexer.for_each_token(drop);
         self.lead = match lexer.resume_at() {
             Some(resume) => span.movetext + resume,
             None => {
@@ -90,7 +92,7 @@ impl<'a> GameCursor<'a> {
                 let movetext_end = span.movetext + lexer.end();
                 (self.counted_to, self.line) = (movetext_end, lexer.line());
                 let mut gap = GameSplitter::new(&self.bytes[movetext_end..]);
-                gap.has_more();
+                gap.skip_to_game();
                 movetext_end + gap.position()
             }
         };
@@ -196,14 +198,15 @@ mod tests {
             );
             let mut lexer = cursor.lexer(&span);
             lexer.for_each_token(drop);
-            let end = cursor.finish_game(&span, &lexer);
+            let (resumed, lexer_end, lexer_line) = (lexer.resume_at(), lexer.end(), lexer.line());
+            let end = cursor.finish_game(&span, lexer);
             game.has_more().unwrap();
             let their_end = span.start + position(&mut game);
-            if lexer.resume_at().is_some() {
+            if resumed.is_some() {
                 assert!(end < their_end && opens_tag_pair(&bytes[end..]), "{here}: swallowed game");
             } else {
                 assert_eq!(end, their_end, "{here}: end");
-                assert_eq!(lexer.line(), line_of(span.movetext + lexer.end()), "{here}: end line");
+                assert_eq!(lexer_line, line_of(span.movetext + lexer_end), "{here}: end line");
             }
             lead = end;
         }
@@ -269,9 +272,7 @@ mod tests {
         let mut starts = Vec::new();
         while let Some(span) = cursor.next_game(|_, _| {}) {
             starts.push((span.start, span.line));
-            let mut lexer = cursor.lexer(&span);
-            lexer.for_each_token(drop);
-            cursor.finish_game(&span, &lexer);
+            cursor.finish_game(&span, cursor.lexer(&span));
         }
         let second = pgn.windows(11).position(|w| w == b"[Event \"2\"]").unwrap();
         assert_eq!(starts, vec![(0, 1), (second, 5)]);

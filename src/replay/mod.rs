@@ -1,9 +1,9 @@
 //! Replay: from a chunk of PGN bytes to one `GameRecord` per game.
 //!
-//! The [`cursor`] walks the chunk game by game: it reads each tag section
-//! into a [`TagSet`] and hands the movetext to our [`lexer`] (nothing is
-//! skipped silently), which also finds where it ends. The moves are
-//! replayed on shakmaty under the [`rules`]. No I/O and no output formats here: a broken game is
+//! The [`cursor`] walks the chunk game by game: it hands each tag pair to
+//! the [`TagCollector`], which keeps them in a [`TagSet`], and the movetext
+//! to our [`lexer`] (nothing is skipped silently), which also finds where
+//! it ends. The moves are replayed on shakmaty under the [`rules`]. No I/O and no output formats here: a broken game is
 //! data in its record, never an `Err` and never a panic.
 
 pub mod cursor;
@@ -120,10 +120,9 @@ impl Replayer {
                 MovetextFacts { error: Some((error, 0)), ..MovetextFacts::default() }
             }
         };
-        // Whatever the setup, the lexer runs to the end of the movetext, to
-        // find where it ends, or a swallowed game.
-        lexer.for_each_token(drop);
-        let end = games.finish_game(&span, &lexer);
+        // Whatever the setup, the lexer reads on to the end of the movetext,
+        // to find where it ends, or a swallowed game.
+        let end = games.finish_game(&span, lexer);
         let export = writer.map(|writer| {
             let original = &bytes[span.lead..end];
             if replayable && facts.error.is_none() {

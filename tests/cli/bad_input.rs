@@ -323,3 +323,31 @@ fn bad_fen_is_reported_on_the_fen_tag_line() {
     assert_eq!(game(&recs, "FEN without a white king")["error"]["line"], 9);
     assert_eq!(game(&recs, "FEN that is not a FEN")["error"]["line"], 21);
 }
+
+#[test]
+fn percent_lines_between_games_are_skipped_as_pgn_reader_skips_them() {
+    let recs = bad("percent_lines_between_games.pgn");
+    assert_eq!(recs.len(), 2, "{recs:#?}");
+    let before = game(&recs, "Before the percent lines");
+    assert_valid(before, 7);
+    assert!(warning_kinds(before).is_empty(), "{before}");
+    assert_good_game(&recs[1], 14);
+}
+
+/// The file's long Site line starts 15,800 bytes in: a splitter whose
+/// buffer began at the start of the file or chunk would find its end past
+/// the 16 KiB it holds and drop the line; each game's tags are read from
+/// the game's own start, so no chunking loses it.
+#[test]
+fn a_long_tag_line_far_into_a_file_is_read_however_the_file_is_cut() {
+    let path = fixture("bad-input/long_tag_far_in.pgn");
+    for chunk in ["2097152", "16000", "15900", "100", "1"] {
+        let recs = records(&["games", "--format", "jsonl", "--chunk-size", chunk, &path]);
+        assert_eq!(recs.len(), 3, "--chunk-size {chunk}: {recs:#?}");
+        let g = game(&recs, "Long Site far in");
+        assert_eq!(g["line"], 11);
+        assert_valid(g, 7);
+        assert!(warning_kinds(g).is_empty(), "--chunk-size {chunk}: {g}");
+        assert_good_game(&recs[2], 21);
+    }
+}

@@ -172,12 +172,21 @@ fn in_place_keeps_the_original_intact_when_writing_fails() {
 #[test]
 fn in_place_refuses_standard_input_and_compressed_files() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let file = dir.path().join("games.pgn.gz");
-    let bytes = b"\x1f\x8b\x08\x00\x00\x00\x00\x00";
-    fs::write(&file, bytes).expect("write");
-    let refused = run(&["fmt", "--in-place", file.to_str().expect("UTF-8 path")]);
-    assert_eq!(refused.code, Some(2));
-    assert!(refused.stderr.contains("compressed"), "{}", refused.stderr);
-    assert_eq!(fs::read(&file).expect("read"), bytes);
+    let mut xz = liblzma::write::XzEncoder::new(Vec::new(), 6);
+    std::io::Write::write_all(&mut xz, b"[Event \"e\"]\n\n1. e4 *\n").expect("xz");
+    // Told by their first bytes, whatever their name: xz's magic number is
+    // six bytes long.
+    let files = [
+        ("games.pgn.gz", b"\x1f\x8b\x08\x00\x00\x00\x00\x00".to_vec()),
+        ("disguised-xz.pgn", xz.finish().expect("xz")),
+    ];
+    for (name, bytes) in files {
+        let file = dir.path().join(name);
+        fs::write(&file, &bytes).expect("write");
+        let refused = run(&["fmt", "--in-place", file.to_str().expect("UTF-8 path")]);
+        assert_eq!(refused.code, Some(2), "{name}");
+        assert!(refused.stderr.contains("compressed"), "{name}: {}", refused.stderr);
+        assert_eq!(fs::read(&file).expect("read"), bytes, "{name} was changed");
+    }
     assert_eq!(run(&["fmt", "--in-place", "-"]).code, Some(2));
 }

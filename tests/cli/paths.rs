@@ -4,7 +4,13 @@
 //! boundaries fall inside every game), and from a named pipe. Only the
 //! `file` field may differ.
 
-use std::{fs, io::Write, path::Path, process::Command};
+use std::{
+    fs,
+    io::Write,
+    path::Path,
+    process::{Command, Stdio},
+    time::{Duration, Instant},
+};
 
 use serde_json::Value;
 
@@ -101,7 +107,9 @@ fn diagnostics_do_not_depend_on_threads_or_chunks() {
 }
 
 /// A named pipe given as a file cannot be mapped: it is read as a stream,
-/// once (a second open would find the data gone), with the same records.
+/// and opened once (a second open would wait for a writer that is gone),
+/// with the records of the plain file. A run that hangs fails after a
+/// minute instead of hanging the suite.
 #[test]
 fn a_named_pipe_is_read_as_a_stream() {
     let sample = fixture("sample.pgn");
@@ -110,15 +118,38 @@ fn a_named_pipe_is_read_as_a_stream() {
     let pipe = dir.path().join("games.pgn");
     let made = Command::new("mkfifo").arg(&pipe).status().expect("mkfifo runs");
     assert!(made.success(), "mkfifo failed");
-    let pipe = pipe.to_string_lossy().into_owned();
-    // A writer process, not a thread: if arbiter never opened the pipe,
-    // the test would still end (the writer is killed below).
     let mut writer = Command::new("sh")
-        .args(["-c", "cat \"$1\" > \"$2\"", "sh", &sample, &pipe])
+        .args(["-c", "cat \"$1\" > \"$2\"", "sh", &sample])
+        .arg(&pipe)
         .spawn()
         .expect("sh runs");
-    let got = records_without_file(&["games", "--format", "jsonl", &pipe], None);
+    // Output to a file: a full pipe cannot stall the run.
+    let out = dir.path().join("records.jsonl");
+    let mut arbiter = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(["games", "--format", "jsonl"])
+        .arg(&pipe)
+        .stdin(Stdio::null())
+        .stdout(fs::File::create(&out).expect("output file"))
+        .spawn()
+        .expect("arbiter runs");
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let status = loop {
+        if let Some(status) = arbiter.try_wait().expect("wait") {
+            break Some(status);
+        }
+        if Instant::now() > deadline {
+            let _ = arbiter.kill();
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
     let _ = writer.kill();
     let _ = writer.wait();
+    let status = status.expect("arbiter still reading the named pipe after a minute");
+    assert_eq!(status.code(), Some(0), "arbiter on a named pipe");
+    let mut got = parse_jsonl(&fs::read_to_string(&out).expect("records"));
+    for record in &mut got {
+        record.as_object_mut().expect("record object").remove("file");
+    }
     assert_eq!(got, reference, "a named pipe");
 }

@@ -15,7 +15,16 @@ fn on_a_terminal(shell: &str) -> String {
         .stdin(Stdio::null())
         .output()
         .expect("script (util-linux) runs");
-    String::from_utf8_lossy(&output.stdout).into_owned()
+    let shown = String::from_utf8_lossy(&output.stdout).into_owned();
+    // `-e`: script exits as the command did (validate: 1, the sample has an
+    // illegal move); anything else means no terminal was had.
+    assert_eq!(
+        output.status.code(),
+        Some(1),
+        "script failed: {}\n{shown}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    shown
 }
 
 /// `arbiter validate` of standard input that only comes after 1.5 s, so
