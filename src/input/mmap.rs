@@ -19,19 +19,88 @@ pub fn map(file: &File) -> Option<Mmap> {
     (!map.is_empty()).then_some(map)
 }
 
+/// How far around a faulting address the kernel may map pages that are
+/// already cached: the whole page-cache folio holding the address (up to
+/// 2 MiB where the file system keeps large folios, as ext4 and xfs do on
+/// recent kernels), or `fault_around_bytes` (64 KiB) of small pages.
+const FAULT_AROUND: usize = 2 << 20;
+
 /// Drops the pages of `range` from memory once they have been read, so
 /// that the resident size stays flat however large the file is.
+///
+/// A chunk's reads map pages beyond its range: a fault maps cached pages
+/// up to `FAULT_AROUND` around it, into the chunks before and after, which
+/// may have been dropped already. Each chunk therefore drops its range
+/// widened by that much on both sides: whatever its reads mapped goes with
+/// it, since it is dropped after its last read. Neighbours still reading a
+/// dropped page fault it in again from the page cache. Dropping only the
+/// whole pages inside the range left 6 MB more resident on 3.5 GB of games
+/// than on 348 MB, growing with the file; a 64 KiB margin left most of the
+/// file resident where folios are larger than chunks (the unit test).
 pub fn release(map: &Mmap, range: Range<usize>) {
-    const PAGE: usize = 4096;
-    // Only whole pages inside the range: neighbours may still be in use.
-    let start = range.start.next_multiple_of(PAGE);
-    let end = range.end / PAGE * PAGE;
-    if start < end {
-        // SAFETY: the map is read-only and backed by the file, so dropping
-        // its pages loses nothing: a later read faults them in again from
-        // the file. No reference into the range outlives this call's
-        // caller (the chunk being dropped).
-        let _ =
-            unsafe { map.unchecked_advise_range(UncheckedAdvice::DontNeed, start, end - start) };
+    let start = range.start.saturating_sub(FAULT_AROUND);
+    let end = range.end.saturating_add(FAULT_AROUND).min(map.len());
+    // SAFETY: the map is read-only and backed by the file, so dropping its
+    // pages loses nothing: a later read, by a neighbouring chunk or anyone,
+    // faults them in again from the file. memmap2 aligns the start down to
+    // its page and the kernel rounds the length up to whole pages.
+    let _ = unsafe { map.unchecked_advise_range(UncheckedAdvice::DontNeed, start, end - start) };
+}
+
+#[cfg(all(test, target_os = "linux"))]
+mod tests {
+    use std::io::Write;
+
+    use super::*;
+
+    /// The resident size, in KiB, of the mappings of `path` in this
+    /// process (`/proc/self/smaps`).
+    fn resident_kib(path: &std::path::Path) -> u64 {
+        let smaps = std::fs::read_to_string("/proc/self/smaps").unwrap();
+        let path = path.to_str().unwrap();
+        let mut ours = false;
+        let mut kib = 0;
+        for line in smaps.lines() {
+            if let Some(rss) = line.strip_prefix("Rss:") {
+                if ours {
+                    kib += rss.trim().trim_end_matches(" kB").parse::<u64>().unwrap();
+                }
+            } else if line.contains('-') && line.split_whitespace().count() >= 5 {
+                // A mapping's header line: range, perms, offset, dev, inode[, path].
+                ours = line.ends_with(path);
+            }
+        }
+        kib
+    }
+
+    /// Chunks of odd sizes, read and released one after another as the
+    /// pipeline does: nothing of the file stays resident, neither the pages
+    /// two chunks share nor those that faulting in a chunk's start maps
+    /// around it, at the end of the chunk before (which was released
+    /// already). Of these 16 MiB in chunks of 100,003 bytes, dropping only
+    /// the whole pages inside each range left 668 KiB resident, dropping
+    /// each range exactly 14,380 KiB, and widening it by 64 KiB 13,272 KiB
+    /// (where the file's page-cache folios are larger than the chunks).
+    #[test]
+    fn released_chunks_leave_no_page_resident() {
+        let mut file = tempfile::NamedTempFile::new().unwrap();
+        let bytes: Vec<u8> = (0..16 << 20).map(|i: u32| (i % 251) as u8).collect();
+        file.write_all(&bytes).unwrap();
+        file.flush().unwrap();
+        let map = super::map(file.as_file()).unwrap();
+        // Pages, not huge pages: a partial release of a huge mapping drops
+        // all of it, and would hide what this test looks for.
+        map.advise(memmap2::Advice::NoHugePage).unwrap();
+        let mut sum = 0u64;
+        let mut start = 0;
+        while start < map.len() {
+            let end = (start + 100_003).min(map.len());
+            sum += map[start..end].iter().map(|&b| u64::from(b)).sum::<u64>();
+            release(&map, start..end);
+            start = end;
+        }
+        assert_eq!(sum, bytes.iter().map(|&b| u64::from(b)).sum::<u64>());
+        let left = resident_kib(file.path());
+        assert!(left <= 64, "{left} KiB of the file still resident");
     }
 }
