@@ -3,8 +3,9 @@
 //! The [`cursor`] walks the chunk game by game: it hands each tag pair to
 //! the [`TagCollector`], which keeps them in a [`TagSet`], and the movetext
 //! to our [`lexer`] (nothing is skipped silently), which also finds where
-//! it ends. The moves are replayed on shakmaty under the [`rules`]. No I/O and no output formats here: a broken game is
-//! data in its record, never an `Err` and never a panic.
+//! it ends. The moves are replayed on shakmaty under the [`rules`]. No I/O
+//! and no output formats here: a broken game is data in its record, never
+//! an `Err` and never a panic.
 
 pub mod cursor;
 pub mod game;
