@@ -232,12 +232,7 @@ mod tests {
     use std::io::Cursor;
 
     use super::*;
-    use crate::{
-        options::ReplayOptions,
-        record::GameRecord,
-        replay::Replayer,
-        testing::{PGN_PIECES, Rng},
-    };
+    use crate::{options::ReplayOptions, record::GameRecord, replay::Replayer, testing::Rng};
 
     /// Games `a` to `f`: `a` swallows `in a comment` with a comment never
     /// closed, `d` has a blank line in its tags, `e` a tag value that goes
@@ -299,10 +294,7 @@ mod tests {
         let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
         let mut cut = 0;
         for case in 0..1500 {
-            let mut bytes = Vec::new();
-            for _ in 0..rng.below(150) {
-                bytes.extend_from_slice(PGN_PIECES[rng.below(PGN_PIECES.len())]);
-            }
+            let bytes = rng.pgn_soup(150, false);
             let whole = replay_in_chunks(&bytes, usize::MAX);
             let target = 1 + rng.below(60);
             let chunked = replay_in_chunks(&bytes, target);

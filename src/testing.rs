@@ -4,6 +4,22 @@
 pub struct Rng(pub u64);
 
 impl Rng {
+    /// A random soup of fewer than `pieces` of [`PGN_PIECES`]. With
+    /// `long_runs`, a piece is now and then a run of `x` (200 bytes to 20
+    /// KB) or of spaces instead, to cross pgn-reader's 16 KiB buffer with
+    /// long tag lines, comments and movetexts.
+    pub fn pgn_soup(&mut self, pieces: usize, long_runs: bool) -> Vec<u8> {
+        let mut bytes = Vec::new();
+        for _ in 0..self.below(pieces) {
+            match if long_runs { self.below(60) } else { 2 } {
+                0 => bytes.extend(std::iter::repeat_n(b'x', 200 + self.below(20_000))),
+                1 => bytes.extend(std::iter::repeat_n(b' ', self.below(600))),
+                _ => bytes.extend_from_slice(PGN_PIECES[self.below(PGN_PIECES.len())]),
+            }
+        }
+        bytes
+    }
+
     /// A number below `n` (`n > 0`).
     pub fn below(&mut self, n: usize) -> usize {
         self.0 ^= self.0 << 13;

@@ -122,10 +122,7 @@ mod tests {
     use pgn_reader::{RawTag, Reader, Visitor};
 
     use super::*;
-    use crate::{
-        split::opens_tag_pair,
-        testing::{PGN_PIECES, Rng},
-    };
+    use crate::{split::opens_tag_pair, testing::Rng};
 
     type Tags = Vec<(Vec<u8>, Vec<u8>)>;
 
@@ -232,21 +229,14 @@ mod tests {
         assert!(games > 1000, "the fixtures hardly had games: {games}");
     }
 
-    /// Random soups of `PGN_PIECES`, some with long runs that cross the 16 KiB
-    /// buffer (long tag lines, long comments, long movetexts).
+    /// Random soups of `testing::PGN_PIECES`, some with long runs that
+    /// cross the 16 KiB buffer (long tag lines, comments and movetexts).
     #[test]
     fn walks_random_soups_as_pgn_reader_does() {
         let mut rng = Rng(0x2545_f491_4f6c_dd1d);
         let mut games = 0;
         for case in 0..3000 {
-            let mut bytes = Vec::new();
-            for _ in 0..rng.below(120) {
-                match rng.below(60) {
-                    0 => bytes.extend(std::iter::repeat_n(b'x', 200 + rng.below(20_000))),
-                    1 => bytes.extend(std::iter::repeat_n(b' ', rng.below(600))),
-                    _ => bytes.extend_from_slice(PGN_PIECES[rng.below(PGN_PIECES.len())]),
-                }
-            }
+            let bytes = rng.pgn_soup(120, true);
             games += assert_walks_as_pgn_reader(&bytes, &format!("soup {case}"));
         }
         assert!(games > 10_000, "the soups hardly had games: {games}");
