@@ -11,22 +11,32 @@
 # corpus files that scripts/bench.sh measures) and fixtures/sample.pgn. The
 # commands a user runs are trained: validate, stats and games.
 #
-# Needs rustup's llvm-tools component for llvm-profdata (of the same LLVM
-# as rustc); the script adds it when it is missing. Everything goes under
-# target/pgo/; a plain `cargo build --release` is not affected.
+# Needs llvm-profdata, the first found of: $LLVM_PROFDATA; rustup's
+# llvm-tools component (of rustc's own LLVM), which the script tries to add;
+# the newest Debian LLVM (`apt-get install llvm-19` on Debian 12: its
+# llvm-profdata merges the raw profiles of rustc 1.95, whose LLVM is 22, and
+# rustc reads the merged file; `merge` fails loudly on a raw format it does
+# not know). Everything goes under target/pgo/; a plain `cargo build
+# --release` is not affected.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 sysroot=$(rustc --print sysroot)
 host=$(rustc -vV | sed -n 's/^host: //p')
-profdata="$sysroot/lib/rustlib/$host/bin/llvm-profdata"
-if [ ! -x "$profdata" ]; then
+profdata=${LLVM_PROFDATA:-$sysroot/lib/rustlib/$host/bin/llvm-profdata}
+if [ ! -x "$profdata" ] && [ -z "${LLVM_PROFDATA:-}" ]; then
     rustup component add llvm-tools >&2 || true
+    if [ ! -x "$profdata" ]; then
+        debian=$(ls -d /usr/lib/llvm-*/bin/llvm-profdata 2>/dev/null | sort -V | tail -n 1)
+        profdata=${debian:-$profdata}
+    fi
 fi
 if [ ! -x "$profdata" ]; then
-    echo "build-pgo: $profdata is missing; install rustup's llvm-tools component" >&2
+    echo "build-pgo: no llvm-profdata ($profdata is missing): install rustup's" \
+        "llvm-tools component, or Debian's llvm-19, or set LLVM_PROFDATA" >&2
     exit 1
 fi
+echo "build-pgo: merging profiles with $profdata" >&2
 
 out=$PWD/target/pgo
 rm -rf "$out/profiles" "$out/merged.profdata"

@@ -46,7 +46,13 @@ impl Merge for u64 {
 }
 
 impl<K: Eq + Hash, V: Merge> Merge for HashMap<K, V> {
-    fn merge(&mut self, other: Self) {
+    fn merge(&mut self, mut other: Self) {
+        // The larger table takes in the smaller (merging commutes): the
+        // fewest entries move, and none one by one into an empty table,
+        // which is how the workers' tables arrive at the end of a run.
+        if other.len() > self.len() {
+            std::mem::swap(self, &mut other);
+        }
         for (key, value) in other {
             match self.entry(key) {
                 hash_map::Entry::Vacant(entry) => {
@@ -59,7 +65,11 @@ impl<K: Eq + Hash, V: Merge> Merge for HashMap<K, V> {
 }
 
 impl<K: Ord, V: Merge> Merge for BTreeMap<K, V> {
-    fn merge(&mut self, other: Self) {
+    fn merge(&mut self, mut other: Self) {
+        // As for `HashMap`: the larger map takes in the smaller.
+        if other.len() > self.len() {
+            std::mem::swap(self, &mut other);
+        }
         for (key, value) in other {
             match self.entry(key) {
                 Entry::Vacant(entry) => {
