@@ -10,7 +10,9 @@
 
 use std::collections::HashMap;
 
-use shakmaty::{Board, Color, EnPassantMode, KnownOutcome, Move, Outcome, Position, Square};
+use shakmaty::{
+    Bitboard, Board, Color, EnPassantMode, KnownOutcome, Move, Outcome, Position, Square,
+};
 
 use super::resolve::Replayable;
 
@@ -52,7 +54,8 @@ const BLACK_KEY: u64 = 0x5851_f42d_4c95_7f2d;
 
 impl Seen {
     fn of<P: Replayable>(pos: &P) -> Seen {
-        Seen { key: Seen::key(pos), board: pos.board().clone() }
+        let en_passant = P::PLAIN_MOVES && legal_en_passant(pos).is_some();
+        Seen { key: Seen::key(pos, en_passant), board: pos.board().clone() }
     }
 
     /// A cheap first test, and the parts of the identity besides the board.
@@ -62,11 +65,11 @@ impl Seen {
     /// equal boards have equal occupancy, so two positions are the same
     /// exactly when keys and boards are. Variants: the full position hash,
     /// which covers pockets, check counts and en passant too.
-    fn key<P: Replayable>(pos: &P) -> u64 {
+    /// `en_passant` says whether `pos` has a legal en passant capture.
+    fn key<P: Replayable>(pos: &P, en_passant: bool) -> u64 {
         if !P::PLAIN_MOVES {
             return position_hash(pos);
         }
-        let en_passant = legal_en_passant(pos).is_some();
         pos.board().occupied().0
             ^ if en_passant { EN_PASSANT_KEY } else { 0 }
             ^ if pos.turn() == Color::Black { BLACK_KEY } else { 0 }
@@ -114,11 +117,17 @@ impl RepetitionTable {
 
     /// Records `pos`, reached by the piece `step` (from, to) of a normal
     /// move, and returns how often its position has now occurred.
-    fn record<P: Replayable>(&mut self, pos: &P, step: Option<(Square, Square)>) -> u32 {
+    /// `en_passant` says whether `pos` has a legal en passant capture.
+    fn record<P: Replayable>(
+        &mut self,
+        pos: &P,
+        step: Option<(Square, Square)>,
+        en_passant: bool,
+    ) -> u32 {
         if !P::PLAIN_MOVES || !self.by_position.is_empty() {
             return self.count_by_position(Seen::of(pos));
         }
-        let key = Seen::key(pos);
+        let key = Seen::key(pos, en_passant);
         let step = step.filter(|_| !self.window.is_empty());
         debug_assert!(step.is_some() || self.window.is_empty(), "a window move is a normal move");
         self.window.push(Entry { key, count: 1, step });
@@ -221,6 +230,11 @@ pub struct RuleTracker {
     findings: RuleFindings,
     pending: Option<Pending>,
     check_variant_end: bool,
+    /// Chess: the castling rights of the last position recorded.
+    castling: Bitboard,
+    /// Chess: whether the last position recorded had a legal en passant
+    /// capture.
+    en_passant: bool,
 }
 
 impl RuleTracker {
@@ -231,22 +245,32 @@ impl RuleTracker {
         self.findings = RuleFindings::default();
         self.pending = None;
         self.check_variant_end = variant;
+        self.castling = pos.castles().castling_rights();
         self.observe(pos, 0, None, true);
     }
 
     /// Notes that `m` is about to be played legally from `before`: the
     /// position had a legal move, so a pending end stands.
-    pub fn before_move<P: Position>(&mut self, before: &P, m: Move) {
+    pub fn before_move<P: Replayable>(&mut self, before: &P, m: Move) {
         if let Some(pending) = self.pending.take() {
             self.confirm(pending);
         }
-        if before.is_irreversible(m) {
+        // Variants have irreversible moves of their own (a check in
+        // three-check); chess moves are told after the fact.
+        if !P::PLAIN_MOVES && before.is_irreversible(m) {
             self.table.clear();
         }
     }
 
     /// Records the position `after` reached at `ply` by move `m`.
     pub fn after_move<P: Replayable>(&mut self, after: &P, ply: u32, m: Move) {
+        if P::PLAIN_MOVES {
+            let castling = after.castles().castling_rights();
+            if was_irreversible(after, self.castling, self.en_passant) {
+                self.table.clear();
+            }
+            self.castling = castling;
+        }
         let (step, material_changed) = match m {
             Move::Normal { from, to, capture, promotion, .. } => {
                 (Some((from, to)), capture.is_some() || promotion.is_some())
@@ -269,7 +293,10 @@ impl RuleTracker {
         let findings = &mut self.findings;
         let tracking_repetitions =
             findings.threefold_ply.is_none() || findings.termination.is_none();
-        let occurrences = if tracking_repetitions { self.table.record(pos, step) } else { 0 };
+        let en_passant = P::PLAIN_MOVES && legal_en_passant(pos).is_some();
+        self.en_passant = en_passant;
+        let occurrences =
+            if tracking_repetitions { self.table.record(pos, step, en_passant) } else { 0 };
         if occurrences >= 3 && findings.threefold_ply.is_none() {
             findings.threefold_ply = Some(ply);
         }
@@ -340,6 +367,23 @@ impl RuleTracker {
         }
         self.findings
     }
+}
+
+/// Whether the chess move that reached `after` was irreversible (shakmaty's
+/// `is_irreversible`, told after the fact from what the tracker keeps of
+/// the position before: its castling rights and whether it had a legal en
+/// passant capture). A capture or pawn move zeroes the clock; castling, a
+/// king or rook move that loses a right, and a capture of a rook on its
+/// square change the castling rights; and no later position can equal one
+/// with a legal en passant capture, whatever the move from it was.
+fn was_irreversible<P: Position>(
+    after: &P,
+    castling_before: Bitboard,
+    en_passant_before: bool,
+) -> bool {
+    after.halfmoves() == 0
+        || after.castles().castling_rights() != castling_before
+        || en_passant_before
 }
 
 fn outcome_termination(outcome: KnownOutcome) -> Termination {
@@ -514,6 +558,51 @@ mod tests {
         assert_eq!(findings.threefold_ply, Some(10));
     }
 
+    /// Random games from the start position and from Chess960 ones: at
+    /// every ply, the irreversibility the tracker tells after the fact is
+    /// shakmaty's `is_irreversible` before the move, including the moves
+    /// that are irreversible only by a lost castling right or by leaving a
+    /// position with a legal en passant capture.
+    #[test]
+    fn irreversible_moves_are_told_after_the_fact() {
+        let mut rng = crate::testing::Rng(0x9e37_79b9_7f4a_7c15);
+        let (mut by_castling, mut by_en_passant, mut checked) = (0, 0, 0);
+        for game in 0..400 {
+            let mut pos: Chess = if game % 2 == 0 {
+                Chess::default()
+            } else {
+                let fen = [
+                    "rbbqnknr/pppppppp/8/8/8/8/PPPPPPPP/RBBQNKNR w KQkq - 0 1",
+                    "nrkbbqrn/pppppppp/8/8/8/8/PPPPPPPP/NRKBBQRN w KQkq - 0 1",
+                ][game % 4 / 2];
+                Fen::from_ascii(fen.as_bytes())
+                    .unwrap()
+                    .into_position(CastlingMode::Chess960)
+                    .unwrap()
+            };
+            for _ in 0..120 {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                let m = moves[rng.below(moves.len())];
+                let expected = pos.is_irreversible(m);
+                let castling = pos.castles().castling_rights();
+                let en_passant = legal_en_passant(&pos).is_some();
+                let quiet = !m.is_zeroing();
+                pos.play_unchecked(m);
+                assert_eq!(was_irreversible(&pos, castling, en_passant), expected, "{m:?}");
+                checked += 1;
+                by_castling += usize::from(quiet && castling != pos.castles().castling_rights());
+                by_en_passant += usize::from(quiet && en_passant);
+            }
+        }
+        assert!(
+            checked > 20_000 && by_castling > 500 && by_en_passant > 50,
+            "{checked} moves, {by_castling} quiet ones losing a right, {by_en_passant} from en passant"
+        );
+    }
+
     /// Random walks of kings and minor pieces without captures: one window
     /// of reversible moves, long past the scan limit. At every ply the
     /// table's count equals a plain count of (board, side to move).
@@ -533,7 +622,7 @@ mod tests {
             for ply in 0..700 {
                 let expected = tally.entry((pos.board().clone(), pos.turn())).or_default();
                 *expected += 1;
-                assert_eq!(table.record(&pos, last), *expected, "ply {ply}");
+                assert_eq!(table.record(&pos, last, false), *expected, "ply {ply}");
                 repeated += usize::from(*expected > 1);
                 // Past the scan (whose parity keeps the sides apart), the
                 // same board with the other side to move.
