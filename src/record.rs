@@ -5,7 +5,7 @@
 //! names and meanings are a public contract (see README, "Record schema").
 //! Nothing here does I/O or knows chess rules.
 
-use std::sync::Arc;
+use std::{borrow::Cow, sync::Arc};
 
 use serde::{Serialize, Serializer};
 
@@ -33,10 +33,11 @@ pub struct GameRecord {
     /// The `Result` tag exactly as written; `None` when the game has none.
     pub result: Option<String>,
     /// The result marker ending the movetext (`1-0`, `0-1`, `1/2-1/2`, `*`).
-    pub result_marker: Option<String>,
+    pub result_marker: Option<&'static str>,
     /// The variant the game was replayed under (`chess`, `chess960`,
-    /// `atomic`, ...), or the unsupported `Variant` tag value.
-    pub variant: String,
+    /// `atomic`, ...), or the unsupported `Variant` tag value (the only
+    /// one not known in advance, hence borrowed or owned).
+    pub variant: Cow<'static, str>,
     /// True when every mainline move (and with `--variations` every move) is
     /// well-formed and legal and the start position is valid.
     pub valid: bool,

@@ -84,7 +84,7 @@ pub fn outcome(record: &GameRecord) -> Option<Outcome> {
         Some("*") => Some(Outcome::Unfinished),
         _ => None,
     };
-    parse(record.result.as_deref()).or_else(|| parse(record.result_marker.as_deref()))
+    parse(record.result.as_deref()).or_else(|| parse(record.result_marker))
 }
 
 /// A player's name as written, trimmed; `None` when missing or unknown.
@@ -181,7 +181,7 @@ pub(crate) mod tests {
     #[test]
     fn the_result_tag_comes_before_the_marker() {
         let mut game = record(&[("Result", "1-0")]);
-        game.result_marker = Some("0-1".into());
+        game.result_marker = Some("0-1");
         assert_eq!(outcome(&game), Some(Outcome::WhiteWins));
         game.result = Some("1:0".into());
         assert_eq!(outcome(&game), Some(Outcome::BlackWins));

@@ -41,7 +41,7 @@ pub fn check(
     }
     if let (Some(termination), Some(end)) = (r.termination, r.termination_ply) {
         if !r.result_consistent {
-            let result = r.result.as_deref().or(r.result_marker.as_deref()).unwrap_or("none");
+            let result = r.result.as_deref().or(r.result_marker).unwrap_or("none");
             let mut finding = Finding::game(
                 Code::ResultContradictsPosition,
                 i,
@@ -77,7 +77,7 @@ pub fn check(
             // A bye exported as a game without moves is no finding.
             WarningKind::EmptyGame if event::has_bye(r) => continue,
             WarningKind::EmptyGame if decisive => {
-                let result = r.result.as_deref().or(r.result_marker.as_deref()).unwrap_or("?");
+                let result = r.result.as_deref().or(r.result_marker).unwrap_or("?");
                 (Code::Forfeit, format!("no moves, scored {result}: a forfeit?"))
             }
             kind => (Code::of_warning(kind), warning.message.clone()),

@@ -15,6 +15,8 @@ pub mod resolve;
 pub mod rules;
 pub mod tags;
 
+use std::borrow::Cow;
+
 use pgn_reader::RawTag;
 use shakmaty::{
     CastlingMode, Chess, FromSetup, PositionError, PositionErrorKinds,
@@ -149,7 +151,7 @@ impl Replayer {
         chunk: &Chunk,
         span: GameSpan,
         end: usize,
-        variant: String,
+        variant: Cow<'static, str>,
         facts: MovetextFacts,
         mut warnings: Vec<Warning>,
     ) -> GameRecord {
@@ -195,7 +197,7 @@ impl Replayer {
             event: tags.take("Event"),
             round: tags.take("Round"),
             result,
-            result_marker: marker.map(str::to_owned),
+            result_marker: marker,
             variant,
             valid: error.is_none(),
             error_ply,
@@ -279,13 +281,13 @@ fn start_position(
     tag_bytes: &[u8],
     warnings: &mut Vec<Warning>,
     line: u64,
-) -> (String, Setup) {
+) -> (Cow<'static, str>, Setup) {
     let line_of_fen = || tags::tag_line(tag_bytes, "FEN", 0, line);
     let rules = rules_of(tags.variant.as_deref());
     let fen = match tags.fen.as_deref().map(|fen| Fen::from_ascii(fen.trim().as_bytes())) {
         None => None,
         Some(Ok(fen)) => Some(fen),
-        Some(Err(error)) => return ("chess".to_owned(), bad_fen(tags, error, line_of_fen())),
+        Some(Err(error)) => return ("chess".into(), bad_fen(tags, error, line_of_fen())),
     };
     match rules {
         Rules::Unknown(name) => {
@@ -294,7 +296,7 @@ fn start_position(
                 message: format!("variant \"{name}\" is not supported: its moves were not checked"),
                 line,
             });
-            (name, Setup::Unsupported)
+            (name.into(), Setup::Unsupported)
         }
         Rules::Lichess(variant) => {
             let pos = match fen {
@@ -308,7 +310,7 @@ fn start_position(
                     )
                 }
             };
-            let name = variant.uci().to_owned();
+            let name = variant.uci().into();
             match pos {
                 Ok(pos) => (name, Setup::Variant(pos)),
                 Err(error) => (name, bad_fen(tags, error, line_of_fen())),
@@ -328,7 +330,7 @@ fn start_position(
                     lenient(Chess::from_setup(setup, mode), warnings, line)
                 }
             };
-            let name = if chess960 { "chess960" } else { "chess" }.to_owned();
+            let name = if chess960 { "chess960" } else { "chess" }.into();
             match pos {
                 Ok(pos) => (name, Setup::Chess(pos)),
                 Err(error) => (name, bad_fen(tags, error, line_of_fen())),

@@ -107,14 +107,19 @@ pub struct TagCollector {
     /// Fingerprints of the tag names seen in this game (no allocation per
     /// tag; a 64-bit collision would only add a false duplicate warning).
     seen: Vec<u64>,
+    /// Emptied buffers of values that the last game's record did not take
+    /// (`Site`, `Date`), for the next game's values.
+    spare: Vec<String>,
 }
 
 impl TagCollector {
     /// Forgets the previous game's tags (keeping allocations).
     pub fn reset(&mut self) {
-        self.tags.roster.iter_mut().for_each(|v| *v = None);
-        self.tags.fen = None;
-        self.tags.variant = None;
+        let TagSet { roster, fen, variant, .. } = &mut self.tags;
+        for mut value in roster.iter_mut().chain([fen, variant]).filter_map(Option::take) {
+            value.clear();
+            self.spare.push(value);
+        }
         self.tags.duplicates.clear();
         self.tags.count = 0;
         self.tags.unreadable = 0;
@@ -168,7 +173,15 @@ impl TagCollector {
             },
         };
         if slot.is_none() {
-            *slot = Some(decode(value));
+            // A spare buffer only where it fits (growing one reallocates).
+            let fits = self.spare.iter().position(|text| text.capacity() >= value.0.len());
+            *slot = Some(match fits.map(|i| self.spare.swap_remove(i)) {
+                Some(mut text) => {
+                    decode_into(value, &mut text);
+                    text
+                }
+                None => decode(value),
+            });
         }
     }
 }
@@ -225,12 +238,17 @@ fn roster_problem(name: &str, value: &str) -> Option<&'static str> {
 
 /// `YYYY.MM.DD`, each part digits or question marks.
 fn is_pgn_date(value: &str) -> bool {
-    let parts: Vec<&str> = value.split('.').collect();
-    let part_ok = |part: &str, len: usize| {
-        part.len() == len
-            && (part.bytes().all(|b| b.is_ascii_digit()) || part.bytes().all(|b| b == b'?'))
+    let part_ok = |part: Option<&str>, len: usize| {
+        part.is_some_and(|part| {
+            part.len() == len
+                && (part.bytes().all(|b| b.is_ascii_digit()) || part.bytes().all(|b| b == b'?'))
+        })
     };
-    parts.len() == 3 && part_ok(parts[0], 4) && part_ok(parts[1], 2) && part_ok(parts[2], 2)
+    let mut parts = value.split('.');
+    part_ok(parts.next(), 4)
+        && part_ok(parts.next(), 2)
+        && part_ok(parts.next(), 2)
+        && parts.next().is_none()
 }
 
 /// `?`, `-`, or dot-separated numbers.

@@ -50,7 +50,7 @@ impl<'a> From<&'a GameRecord> for Row<'a> {
             event: r.event.as_deref(),
             round: r.round.as_deref(),
             result: r.result.as_deref(),
-            result_marker: r.result_marker.as_deref(),
+            result_marker: r.result_marker,
             variant: &r.variant,
             valid: r.valid,
             error_ply: r.error_ply,

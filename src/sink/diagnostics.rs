@@ -64,7 +64,7 @@ impl<W: Write> Sink for DiagnosticsSink<W> {
         }
         if let (Some(termination), Some(end)) = (r.termination, r.termination_ply) {
             if !r.result_consistent {
-                let result = r.result.as_deref().or(r.result_marker.as_deref()).unwrap_or("none");
+                let result = r.result.as_deref().or(r.result_marker).unwrap_or("none");
                 let message = format!(
                     "result {result} contradicts the final position: {} after ply {end}",
                     termination.describe()

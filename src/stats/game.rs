@@ -42,7 +42,7 @@ impl Outcome {
     /// replay judges results).
     pub fn of(record: &GameRecord) -> Outcome {
         match Outcome::parse(record.result.as_deref()) {
-            Outcome::Other => Outcome::parse(record.result_marker.as_deref()),
+            Outcome::Other => Outcome::parse(record.result_marker),
             outcome => outcome,
         }
     }
