@@ -107,18 +107,25 @@ pub struct TagCollector {
     /// Fingerprints of the tag names seen in this game (no allocation per
     /// tag; a 64-bit collision would only add a false duplicate warning).
     seen: Vec<u64>,
-    /// Emptied buffers of values that the last game's record did not take
-    /// (`Site`, `Date`), for the next game's values.
+    /// Emptied buffers of values that earlier games' records did not take
+    /// (`Site`, `Date`), for the next game's values; at most
+    /// `SPARE_BUFFERS`, whatever the lengths of the values.
     spare: Vec<String>,
 }
+
+/// How many emptied buffers the collector keeps: one for each value it
+/// holds (the roster, `FEN`, `Variant`).
+const SPARE_BUFFERS: usize = ROSTER.len() + 2;
 
 impl TagCollector {
     /// Forgets the previous game's tags (keeping allocations).
     pub fn reset(&mut self) {
         let TagSet { roster, fen, variant, .. } = &mut self.tags;
         for mut value in roster.iter_mut().chain([fen, variant]).filter_map(Option::take) {
-            value.clear();
-            self.spare.push(value);
+            if self.spare.len() < SPARE_BUFFERS {
+                value.clear();
+                self.spare.push(value);
+            }
         }
         self.tags.duplicates.clear();
         self.tags.count = 0;
@@ -308,6 +315,25 @@ mod tests {
         assert_eq!(decode(RawTag(b"M\xfcller")), "Müller");
         assert_eq!(decode(RawTag("Müller".as_bytes())), "Müller");
         assert_eq!(decode(RawTag(br#"a \"quoted\" name"#)), r#"a "quoted" name"#);
+    }
+
+    /// Values decoded into the buffers of earlier games' values are those
+    /// values, and the buffers kept stay few however the lengths go.
+    #[test]
+    fn spare_buffers_are_reused_and_bounded() {
+        let mut collector = TagCollector::default();
+        for game in 0..200 {
+            collector.reset();
+            // Longer every game, so that no spare buffer fits the next Site.
+            let site = "s".repeat(game + 1);
+            let date = if game % 2 == 0 { "2024.01.02" } else { "1999.??.??" };
+            for (name, value) in [("Site", site.as_str()), ("Date", date)] {
+                collector.tag(name.as_bytes(), RawTag(value.as_bytes()));
+            }
+            assert_eq!(collector.tags.get("Site"), Some(site.as_str()));
+            assert_eq!(collector.tags.get("Date"), Some(date));
+            assert!(collector.spare.len() <= SPARE_BUFFERS, "{}", collector.spare.len());
+        }
     }
 
     #[test]
