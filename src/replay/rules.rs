@@ -53,8 +53,8 @@ const EN_PASSANT_KEY: u64 = 0x9e37_79b9_7f4a_7c15;
 const BLACK_KEY: u64 = 0x5851_f42d_4c95_7f2d;
 
 impl Seen {
-    fn of<P: Replayable>(pos: &P) -> Seen {
-        let en_passant = P::PLAIN_MOVES && legal_en_passant(pos).is_some();
+    /// `en_passant` says whether `pos` has a legal en passant capture.
+    fn of<P: Replayable>(pos: &P, en_passant: bool) -> Seen {
         Seen { key: Seen::key(pos, en_passant), board: pos.board().clone() }
     }
 
@@ -125,7 +125,7 @@ impl RepetitionTable {
         en_passant: bool,
     ) -> u32 {
         if !P::PLAIN_MOVES || !self.by_position.is_empty() {
-            return self.count_by_position(Seen::of(pos));
+            return self.count_by_position(Seen::of(pos, en_passant));
         }
         let key = Seen::key(pos, en_passant);
         let step = step.filter(|_| !self.window.is_empty());
