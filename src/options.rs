@@ -26,6 +26,11 @@ pub struct ReplayOptions {
     /// Hash each game's mainline moves (`GameRecord::moves_hash`), to find
     /// duplicate games.
     pub hash_moves: bool,
+    /// Skip the checks of each tag section (missing, malformed, duplicated
+    /// and unreadable tags), whose only output is warnings: for commands
+    /// that report none (`stats`, where they were 1.2% of the instructions
+    /// on master games).
+    pub skip_tag_checks: bool,
 }
 
 /// Which tags the replay keeps in `GameRecord::tags` (each kept tag is

@@ -18,6 +18,8 @@ pub fn run(args: StatsArgs) -> anyhow::Result<ExitStatus> {
     // The tables are keyed by tags beyond the roster, and by opening.
     run.replay.keep_tags = KeepTags::Only(crate::stats::game::TAGS);
     run.replay.classify_openings = true;
+    // Warnings are not reported: only `UnsupportedVariant` is read.
+    run.replay.skip_tag_checks = true;
     let (stats, inputs) =
         pipeline::fold(&run.files, run.replay, run.pipeline, &run.progress, Stats::add)?;
     report::write(&stats, &outputs(&args.report), &mut io::stdout().lock())?;

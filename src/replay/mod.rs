@@ -79,7 +79,9 @@ impl Replayer {
         let tags = &self.collector.tags;
         let mut warnings = Vec::new();
         if !tag_bytes.is_empty() || tags.count > 0 {
-            tags::check(tags, tag_bytes, span.line, &mut warnings);
+            if !self.options.skip_tag_checks {
+                tags::check(tags, tag_bytes, span.line, &mut warnings);
+            }
         } else {
             warnings.push(Warning {
                 kind: WarningKind::MissingTag,
