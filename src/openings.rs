@@ -12,17 +12,21 @@
 //! that move in a tree of the lines' moves (20 bytes a move, the moves
 //! from one position side by side: 173 KB for the embedded book); only
 //! after a move no line plays from there is the position looked up by its
-//! key. Both give the same answer for every position; the tree spares the
-//! common case the copy of the board into a key and a lookup in a table of
-//! 1.4 MB (on 50 MB of master games, turning classification off took
-//! `stats` from +16% to +9% over `validate`).
+//! key, and from a book position found that way (a transposition) the walk
+//! goes on in the tree. Both give the same answer for every position; the
+//! tree spares the common case the copy of the board into a key and a
+//! lookup. A lookup reads an index of 82 KB, and the 816 KB of positions
+//! only where the index has a candidate: most lookups find a game leaving
+//! the book. (On 50 MB of master games, turning classification off took
+//! `stats` from +16% to +9% over `validate`, with lookups in a table of
+//! 1.6 MB and no return to the tree.)
 
 use std::{
-    hash::{Hash, Hasher},
+    hash::{BuildHasher, Hash, Hasher},
     sync::OnceLock,
 };
 
-use hashbrown::HashMap;
+use hashbrown::{DefaultHashBuilder, HashMap, HashTable};
 use shakmaty::{Bitboard, Board, Chess, Color, Move, Position, Square, san::San};
 
 use crate::replay::{resolve::Replayable, rules::legal_en_passant};
@@ -81,9 +85,14 @@ pub type OpeningId = u32;
 #[derive(Debug)]
 pub struct OpeningBook {
     openings: Vec<Opening>,
-    /// Every position on some line (prefixes included), with the opening
-    /// whose line ends there, if any.
-    positions: HashMap<BookKey, Option<OpeningId>>,
+    /// Every position on some line (prefixes included), once.
+    positions: Vec<BookPosition>,
+    /// Indices of `positions` by the hash of their keys: 4 bytes and a
+    /// control byte a position (about 80 KB for the embedded book, against
+    /// 1.4 MB for the positions), so that the usual answer to a lookup,
+    /// off the book, comes without reading a position.
+    index: HashTable<u32>,
+    hasher: DefaultHashBuilder,
     /// The lines' moves as a tree, flattened: the book moves from one
     /// position are consecutive, positions breadth first, so that the first
     /// plies, which every game walks, share a few cache lines.
@@ -91,6 +100,17 @@ pub struct OpeningBook {
     /// The book moves from the start position.
     first_moves: Moves,
     max_ply: u32,
+}
+
+/// A position on some line.
+#[derive(Debug)]
+struct BookPosition {
+    key: BookKey,
+    /// The opening whose line ends there, if any.
+    opening: Option<OpeningId>,
+    /// The book moves from there (of one of the tree's nodes with this
+    /// position: a walk that transposed into it goes on in the tree).
+    moves: Moves,
 }
 
 /// Where the book moves from one position are in `OpeningBook::moves`.
@@ -210,8 +230,36 @@ impl OpeningBook {
             }
         }
         let opening_at = |node: u32| positions.get(&node_keys[node as usize]).copied().flatten();
-        let (moves, first_moves) = flatten(&children, opening_at);
-        OpeningBook { openings, positions, moves, first_moves, max_ply }
+        let (moves, from) = flatten(&children, opening_at);
+        let hasher = DefaultHashBuilder::default();
+        let mut book_positions = Vec::<BookPosition>::with_capacity(positions.len());
+        let mut index = HashTable::with_capacity(positions.len());
+        for (node, key) in node_keys.into_iter().enumerate() {
+            let hash = hasher.hash_one(&key);
+            if index.find(hash, |&i| book_positions[i as usize].key == key).is_none() {
+                let opening = positions.get(&key).copied().flatten();
+                index.insert_unique(hash, book_positions.len() as u32, |&i| {
+                    hasher.hash_one(&book_positions[i as usize].key)
+                });
+                book_positions.push(BookPosition { key, opening, moves: from[node] });
+            }
+        }
+        OpeningBook {
+            openings,
+            positions: book_positions,
+            index,
+            hasher,
+            moves,
+            first_moves: from[0],
+            max_ply,
+        }
+    }
+
+    /// The book position with this key.
+    fn find(&self, key: &BookKey) -> Option<&BookPosition> {
+        let hash = self.hasher.hash_one(key);
+        let at = self.index.find(hash, |&i| self.positions[i as usize].key == *key)?;
+        Some(&self.positions[*at as usize])
     }
 
     /// The book move `m` from the position whose book moves are `from`.
@@ -223,8 +271,8 @@ impl OpeningBook {
 
     /// What the book says about the position with this key.
     pub fn lookup(&self, key: &BookKey) -> BookEntry {
-        match self.positions.get(key) {
-            Some(&opening) => BookEntry::OnPath(opening),
+        match self.find(key) {
+            Some(position) => BookEntry::OnPath(position.opening),
             None => BookEntry::OffBook,
         }
     }
@@ -254,8 +302,8 @@ impl OpeningBook {
 #[derive(Debug, Clone, Copy)]
 pub struct BookWalk {
     book: &'static OpeningBook,
-    /// The book moves from the position reached, while every move so far
-    /// was a book line's.
+    /// The book moves from the position reached, while it is a book
+    /// position.
     next: Option<Moves>,
 }
 
@@ -268,19 +316,25 @@ impl BookWalk {
     /// What the book says about `pos`, reached by playing `m`.
     pub fn play<P: Position>(&mut self, m: Move, pos: &P) -> BookEntry {
         let book_move = self.next.and_then(|from| self.book.book_move(from, m));
-        self.next = book_move.map(|book_move| book_move.next);
-        match book_move {
-            Some(book_move) => BookEntry::OnPath(book_move.opening),
-            // A move no line plays from here: the position may still be a
-            // book position (a transposition).
-            None => self.book.lookup(&BookKey::of(pos)),
+        if let Some(book_move) = book_move {
+            self.next = Some(book_move.next);
+            return BookEntry::OnPath(book_move.opening);
+        }
+        // A move no line plays from here: the position may still be a book
+        // position (a transposition), from which the walk goes on in the
+        // tree.
+        let position = self.book.find(&BookKey::of(pos));
+        self.next = position.map(|position| position.moves);
+        match position {
+            Some(position) => BookEntry::OnPath(position.opening),
+            None => BookEntry::OffBook,
         }
     }
 }
 
 /// The tree of `children` (each node's book moves and the nodes they lead
 /// to; node 0 is the root, a child comes after its parent) as consecutive
-/// book moves per node, breadth first; also where the root's are.
+/// book moves per node, breadth first; also where each node's are.
 /// `opening_at` says which opening's line ends at a node.
 ///
 /// A node's moves are ordered by the size of the subtree they lead to,
@@ -289,7 +343,7 @@ impl BookWalk {
 fn flatten(
     children: &[Vec<(u16, u32)>],
     opening_at: impl Fn(u32) -> Option<OpeningId>,
-) -> (Vec<BookMove>, Moves) {
+) -> (Vec<BookMove>, Vec<Moves>) {
     let mut subtree = vec![1u32; children.len()];
     for node in (0..children.len()).rev() {
         subtree[node] +=
@@ -313,7 +367,7 @@ fn flatten(
     for (book_move, &target) in moves.iter_mut().zip(&targets) {
         book_move.next = from[target as usize];
     }
-    (moves, from[0])
+    (moves, from)
 }
 
 /// The SAN words of a line's moves (`1. e4 e5 2. Nf3`: `e4`, `e5`, `Nf3`).
