@@ -9,7 +9,7 @@ use crate::{
     exit::ExitStatus,
     options::KeepTags,
     pipeline,
-    stats::{Stats, report},
+    stats::{Accumulator, report},
 };
 
 /// Runs `stats`.
@@ -20,8 +20,9 @@ pub fn run(args: StatsArgs) -> anyhow::Result<ExitStatus> {
     run.replay.classify_openings = true;
     // Warnings are not reported: only `UnsupportedVariant` is read.
     run.replay.skip_tag_checks = true;
-    let (stats, inputs) =
-        pipeline::fold(&run.files, run.replay, run.pipeline, &run.progress, Stats::add)?;
+    let (counted, inputs) =
+        pipeline::fold(&run.files, run.replay, run.pipeline, &run.progress, Accumulator::add)?;
+    let stats = counted.finish();
     report::write(&stats, &outputs(&args.report), &mut io::stdout().lock())?;
     Ok(if inputs.input_errors > 0 { ExitStatus::Error } else { ExitStatus::Clean })
 }

@@ -8,7 +8,11 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::{openings::OpeningBook, record::GameRecord, replay::tags::given};
+use crate::{
+    openings::{OpeningBook, OpeningId},
+    record::GameRecord,
+    replay::tags::given,
+};
 
 /// A game's result, from White's side.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -161,6 +165,9 @@ pub struct GameFacts<'a> {
     /// ECO code and opening name (see [`GameFacts::of`]); empty when
     /// unknown.
     pub opening: (&'a str, &'a str),
+    /// The book opening whose ECO code and name `opening` is, when its
+    /// name came from the book.
+    pub book_opening: Option<OpeningId>,
     /// The `Termination` tag (ignoring `?`).
     pub termination: Option<&'a str>,
 }
@@ -193,10 +200,13 @@ impl<'a> GameFacts<'a> {
             slot.get_or_insert(value);
         }
         let (mut eco, mut name) = (eco.and_then(given), name.and_then(given));
-        if let Some(book) = record.opening.and_then(|id| OpeningBook::standard().get(id)) {
-            let eco = eco.get_or_insert(&book.eco);
-            if *eco == book.eco {
-                name.get_or_insert(&book.name);
+        let mut book_opening = None;
+        let book = OpeningBook::standard();
+        if let Some((id, opening)) = record.opening.and_then(|id| Some((id, book.get(id)?))) {
+            let eco = eco.get_or_insert(&opening.eco);
+            if *eco == opening.eco && name.is_none() {
+                name = Some(&opening.name);
+                book_opening = Some(id);
             }
         }
         GameFacts {
@@ -204,6 +214,7 @@ impl<'a> GameFacts<'a> {
             month: utc_date.or(date).and_then(month),
             speed: Speed::of(time_control),
             opening: (eco.unwrap_or_default(), name.unwrap_or_default()),
+            book_opening,
             termination: termination.and_then(given),
         }
     }
