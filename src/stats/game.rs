@@ -201,8 +201,10 @@ impl<'a> GameFacts<'a> {
         }
         let (mut eco, mut name) = (eco.and_then(given), name.and_then(given));
         let mut book_opening = None;
-        let book = OpeningBook::standard();
-        if let Some((id, opening)) = record.opening.and_then(|id| Some((id, book.get(id)?))) {
+        // The book is built on first use: not at all for games that name
+        // their openings.
+        let in_book = |id| Some((id, OpeningBook::standard().get(id)?));
+        if let Some((id, opening)) = record.opening.and_then(in_book) {
             let eco = eco.get_or_insert(&opening.eco);
             if *eco == opening.eco && name.is_none() {
                 name = Some(&opening.name);

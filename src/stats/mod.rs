@@ -352,9 +352,8 @@ impl Accumulator {
     /// The statistics of the games counted.
     pub fn finish(self) -> Stats {
         let Accumulator { mut stats, by_book, rating_gaps, months, speeds } = self;
-        let book = OpeningBook::standard();
         for (id, tally) in by_book.into_iter().enumerate().filter(|(_, t)| t.games > 0) {
-            if let Some(opening) = book.get(id as OpeningId) {
+            if let Some(opening) = OpeningBook::standard().get(id as OpeningId) {
                 let names = stats.openings.entry_ref(opening.eco.as_str()).or_default();
                 names.entry_ref(opening.name.as_str()).or_default().merge(tally);
             }
