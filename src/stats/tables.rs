@@ -8,6 +8,7 @@
 
 use std::{cmp::Ordering, collections::BTreeMap};
 
+use compact_str::CompactString;
 use hashbrown::HashMap;
 use serde::Serialize;
 
@@ -549,7 +550,7 @@ fn ranked<T>(mut items: Vec<T>, top: Option<usize>, rank: impl Fn(&T, &T) -> Ord
     items
 }
 
-fn players(players: &HashMap<String, Player>, top: Option<usize>) -> Vec<PlayerRow> {
+fn players(players: &HashMap<CompactString, Player>, top: Option<usize>) -> Vec<PlayerRow> {
     // Most games first; equal counts by name.
     let ranked = ranked(players.iter().collect(), top, |a, b| {
         b.1.games().cmp(&a.1.games()).then_with(|| a.0.cmp(b.0))
@@ -565,7 +566,7 @@ fn players(players: &HashMap<String, Player>, top: Option<usize>) -> Vec<PlayerR
                 round(average + rating_difference(score), 1)
             });
             PlayerRow {
-                player: name.clone(),
+                player: name.to_string(),
                 games: player.games(),
                 points: player.points_x2() as f64 / 2.0,
                 score_pct: pct(player.points_x2(), player.decided().saturating_mul(2)),
