@@ -295,6 +295,7 @@ pub struct Stats {
     /// entries, so a lookup does not follow a pointer to compare them and
     /// a new name allocates nothing (2% of `stats`' time, 11 interleaved
     /// rounds on either corpus file).
+    #[serde(serialize_with = "sorted")]
     pub players: HashMap<CompactString, Player>,
     /// Games in which both players have a rating, by `WhiteElo − BlackElo`.
     pub rating_gaps: BTreeMap<i64, Tally>,
