@@ -535,6 +535,11 @@ fn count(map: &mut BTreeMap<String, u64>, key: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::{
+        chunk::Chunk,
+        options::{KeepTags, ReplayOptions},
+        replay::Replayer,
+    };
 
     fn tally(white_wins: u64, draws: u64, black_wins: u64, unfinished: u64, other: u64) -> Tally {
         Tally {
@@ -642,5 +647,46 @@ mod tests {
         assert!(Tally::try_from([2, 1, 1, 1, 0]).is_err());
         assert!(Tally::try_from([2, u64::MAX, 1, 0, 0]).is_err());
         assert!(Rated::try_from([1, 3, 2000]).is_err());
+    }
+
+    /// The records of the committed sample, replayed as `stats` replays
+    /// them.
+    fn sample_records() -> Vec<GameRecord> {
+        let options = ReplayOptions {
+            keep_tags: KeepTags::Only(game::TAGS),
+            classify_openings: true,
+            skip_tag_checks: true,
+            ..ReplayOptions::default()
+        };
+        let bytes = include_bytes!("../../fixtures/sample.pgn").to_vec();
+        let mut records = Vec::new();
+        Replayer::new(options).replay(&Chunk::from_bytes("t", bytes), |r| records.push(r));
+        records
+    }
+
+    /// Games counted by book id, by name, and in the hashed tables come
+    /// out of `finish` the same whichever accumulator counted them.
+    #[test]
+    fn accumulators_of_any_split_merge_and_finish_as_one() {
+        let records = sample_records();
+        let count = |records: &[GameRecord]| {
+            let mut accumulator = Accumulator::default();
+            records.iter().for_each(|record| accumulator.add(record));
+            accumulator
+        };
+        let whole = count(&records);
+        let by_book: u64 = whole.by_book.iter().map(|tally| tally.games).sum();
+        assert!(by_book > 0 && whole.stats.openings.len() > 10, "{by_book} games by book id");
+        let one = whole.finish();
+        assert_eq!(one.games().games, records.len() as u64);
+        let named: u64 =
+            one.openings.values().flat_map(|names| names.values()).map(|t| t.games).sum();
+        assert_eq!(named, records.len() as u64);
+        for split in [1, records.len() / 3, records.len() - 1] {
+            let (left, mut right) = (count(&records[..split]), count(&records[split..]));
+            // Later games first: tables of other lengths and orders.
+            right.merge(left);
+            assert_eq!(right.finish(), one, "split at {split}");
+        }
     }
 }
