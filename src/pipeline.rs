@@ -91,7 +91,7 @@ pub struct Inputs {
 /// added as soon as it is made, while still in the L1 cache (added after
 /// their whole chunk, records had left the 2 MiB L2: twice the cache misses
 /// on 50 MB of master games, simulated by cachegrind; added 64 at a time,
-/// 11% more L1 misses than one at a time on 20 MB of them, and 3.5% more
+/// 11% more L1 misses than one at a time on 20 MB of them, and 3% more
 /// CPU time for `stats` on the 348 MiB file, 11 interleaved rounds), and
 /// dropped on the thread that made them, which keeps allocation cheap; an
 /// aggregate stays on its thread: a per-chunk aggregate re-inserted every
