@@ -86,14 +86,7 @@ pub type OpeningId = u32;
 #[derive(Debug)]
 pub struct OpeningBook {
     openings: Vec<Opening>,
-    /// Every position on some line (prefixes included), once.
-    positions: Vec<BookPosition>,
-    /// Indices of `positions` by the hash of their keys: 4 bytes and a
-    /// control byte a position (82 KB for the embedded book, against 816 KB
-    /// for the positions), so that the usual answer to a lookup, off the
-    /// book, comes without reading a position.
-    index: HashTable<u32>,
-    hasher: DefaultHashBuilder,
+    positions: BookPositions,
     /// The lines' moves as a tree, flattened: the book moves from one
     /// position are consecutive, and right after them come those from the
     /// position the first of them leads to (positions depth first), so
@@ -106,14 +99,55 @@ pub struct OpeningBook {
     max_ply: u32,
 }
 
+/// Every position on some line (prefixes included, and the start
+/// position), once, found by key.
+#[derive(Debug, Default)]
+struct BookPositions {
+    positions: Vec<BookPosition>,
+    /// Indices of `positions` by the hash of their keys: 4 bytes and a
+    /// control byte a position (82 KB for the embedded book, against 816 KB
+    /// for the positions), so that the usual answer to a lookup, off the
+    /// book, comes without reading a position.
+    index: HashTable<u32>,
+    hasher: DefaultHashBuilder,
+}
+
+impl BookPositions {
+    /// The position with this key.
+    fn find(&self, key: &BookKey) -> Option<&BookPosition> {
+        let hash = self.hasher.hash_one(key);
+        let at = self.index.find(hash, |&i| self.positions[i as usize].key == *key)?;
+        Some(&self.positions[*at as usize])
+    }
+
+    /// Where the position with this key is in `positions`, added (with no
+    /// opening and no book moves yet) when new.
+    fn insert(&mut self, key: BookKey) -> usize {
+        let BookPositions { positions, index, hasher } = self;
+        let hash = hasher.hash_one(&key);
+        let at = index
+            .entry(
+                hash,
+                |&i| positions[i as usize].key == key,
+                |&i| hasher.hash_one(&positions[i as usize].key),
+            )
+            .or_insert_with(|| {
+                positions.push(BookPosition { key, opening: None, moves: Moves::default() });
+                (positions.len() - 1) as u32
+            });
+        *at.get() as usize
+    }
+}
+
 /// A position on some line.
 #[derive(Debug)]
 struct BookPosition {
     key: BookKey,
     /// The opening whose line ends there, if any.
     opening: Option<OpeningId>,
-    /// The book moves from there (of one of the tree's nodes with this
-    /// position: a walk that transposed into it goes on in the tree).
+    /// The book moves from there (of the first of the tree's nodes with
+    /// this position that has any: a walk that transposed into it goes on
+    /// in the tree).
     moves: Moves,
 }
 
@@ -191,16 +225,17 @@ impl OpeningBook {
     /// the same position the first is kept.
     pub fn from_tables(tables: &[&str]) -> OpeningBook {
         let mut openings = Vec::new();
-        let mut positions = HashMap::<BookKey, Option<OpeningId>>::default();
+        let mut positions = BookPositions::default();
         let mut max_ply = 0;
         // The tree while it grows: each node's book moves and the nodes they
-        // lead to (node 0 is the start position), each node's key and
-        // position, and the node each SAN word leads to from a node. A line
+        // lead to (node 0 is the start position), each node's book position
+        // and chess position, and the node each SAN word leads to from a
+        // node. A line
         // follows the words it shares with earlier lines without replaying
         // them (replaying every line from its start took a third of the
         // build, which holds up every worker until it is done).
         let mut children: Vec<Vec<(u16, u32)>> = vec![Vec::new()];
-        let mut node_keys = vec![BookKey::of(&Chess::default())];
+        let mut node_book_positions = vec![positions.insert(BookKey::of(&Chess::default()))];
         let mut node_positions = vec![Chess::default()];
         let mut by_word = HashMap::<(usize, &str), usize>::default();
         for line in tables.iter().flat_map(|table| table.lines().skip(1)) {
@@ -232,53 +267,33 @@ impl OpeningBook {
                         let child = children.len();
                         children[node].push((code, child as u32));
                         children.push(Vec::new());
-                        node_keys.push(BookKey::of(&pos));
+                        node_book_positions.push(positions.insert(BookKey::of(&pos)));
                         node_positions.push(pos);
                         child
                     }
                 };
-                positions.entry(node_keys[next].clone()).or_default();
                 by_word.insert((node, word), next);
                 node = next;
             }
-            let slot = positions.entry(node_keys[node].clone()).or_default();
+            let slot = &mut positions.positions[node_book_positions[node]].opening;
             if slot.is_none() {
                 *slot = Some(openings.len() as OpeningId);
                 openings.push(Opening { eco: eco.to_owned(), name: name.to_owned() });
                 max_ply = max_ply.max(plies as u32);
             }
         }
-        let opening_at = |node: u32| positions.get(&node_keys[node as usize]).copied().flatten();
+        let opening_at =
+            |node: u32| positions.positions[node_book_positions[node as usize]].opening;
         let (moves, from) = flatten(&children, opening_at);
-        let hasher = DefaultHashBuilder::default();
-        let mut book_positions = Vec::<BookPosition>::with_capacity(positions.len());
-        let mut index = HashTable::with_capacity(positions.len());
-        for (node, key) in node_keys.into_iter().enumerate() {
-            let hash = hasher.hash_one(&key);
-            if index.find(hash, |&i| book_positions[i as usize].key == key).is_none() {
-                let opening = positions.get(&key).copied().flatten();
-                index.insert_unique(hash, book_positions.len() as u32, |&i| {
-                    hasher.hash_one(&book_positions[i as usize].key)
-                });
-                book_positions.push(BookPosition { key, opening, moves: from[node] });
+        // A position reached by several nodes (lines that transpose) goes
+        // on in the tree from the first of them with book moves.
+        for (&at, &node_moves) in node_book_positions.iter().zip(&from) {
+            let moves = &mut positions.positions[at].moves;
+            if moves.len == 0 {
+                *moves = node_moves;
             }
         }
-        OpeningBook {
-            openings,
-            positions: book_positions,
-            index,
-            hasher,
-            moves,
-            first_moves: from[0],
-            max_ply,
-        }
-    }
-
-    /// The book position with this key.
-    fn find(&self, key: &BookKey) -> Option<&BookPosition> {
-        let hash = self.hasher.hash_one(key);
-        let at = self.index.find(hash, |&i| self.positions[i as usize].key == *key)?;
-        Some(&self.positions[*at as usize])
+        OpeningBook { openings, positions, moves, first_moves: from[0], max_ply }
     }
 
     /// The book move `m` from the position whose book moves are `from`.
@@ -290,7 +305,7 @@ impl OpeningBook {
 
     /// What the book says about the position with this key.
     pub fn lookup(&self, key: &BookKey) -> BookEntry {
-        match self.find(key) {
+        match self.positions.find(key) {
             Some(position) => BookEntry::OnPath(position.opening),
             None => BookEntry::OffBook,
         }
@@ -342,7 +357,7 @@ impl BookWalk {
         // A move no line plays from here: the position may still be a book
         // position (a transposition), from which the walk goes on in the
         // tree.
-        let position = self.book.find(&BookKey::of(pos));
+        let position = self.book.positions.find(&BookKey::of(pos));
         self.next = position.map(|position| position.moves);
         match position {
             Some(position) => BookEntry::OnPath(position.opening),
