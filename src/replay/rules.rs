@@ -265,11 +265,10 @@ impl RuleTracker {
     /// Records the position `after` reached at `ply` by move `m`.
     pub fn after_move<P: Replayable>(&mut self, after: &P, ply: u32, m: Move) {
         if P::PLAIN_MOVES {
-            let castling = after.castles().castling_rights();
             if was_irreversible(after, self.castling, self.en_passant) {
                 self.table.clear();
             }
-            self.castling = castling;
+            self.castling = after.castles().castling_rights();
         }
         let (step, material_changed) = match m {
             Move::Normal { from, to, capture, promotion, .. } => {
