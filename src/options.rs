@@ -5,6 +5,8 @@
 
 use std::borrow::Cow;
 
+use crate::record::Selection;
+
 /// How games are replayed.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct ReplayOptions {
@@ -31,6 +33,11 @@ pub struct ReplayOptions {
     /// that report none (`stats`, where they were 1.2% of the instructions
     /// on master games).
     pub skip_tag_checks: bool,
+    /// Which records carry the roster values (`White`, `Black`, `Event`,
+    /// `Round`, `Result`); the others have `None` there. Owning them is
+    /// every allocation a clean game makes, so `validate`, which prints
+    /// only the games it selects, asks for those.
+    pub roster_for: Selection,
 }
 
 /// Which tags the replay keeps in `GameRecord::tags` (each kept tag is

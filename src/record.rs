@@ -22,7 +22,9 @@ pub struct GameRecord {
     /// 1-based line where the game starts (its first tag, or its first
     /// movetext token for a game without tags).
     pub line: u64,
-    /// `White` tag, decoded as UTF-8 (Latin-1 when not valid UTF-8).
+    /// `White` tag, decoded as UTF-8 (Latin-1 when not valid UTF-8). This
+    /// and the next four roster values are `None` as well in a record that
+    /// `ReplayOptions::roster_for` does not select.
     pub white: Option<String>,
     /// `Black` tag.
     pub black: Option<String>,
@@ -311,6 +313,30 @@ impl GameRecord {
     /// the game had ended.
     pub fn has_error(&self) -> bool {
         !self.valid || !self.result_consistent || self.moves_after_end > 0
+    }
+}
+
+/// Which records a sink passes on, or carry their roster values
+/// (`ReplayOptions::roster_for`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Selection {
+    /// Every game.
+    #[default]
+    All,
+    /// Games with an error or a warning.
+    Findings,
+    /// Games with an error.
+    Errors,
+}
+
+impl Selection {
+    /// Whether `record` is selected.
+    pub fn selects(self, record: &GameRecord) -> bool {
+        match self {
+            Selection::All => true,
+            Selection::Findings => record.has_error() || !record.warnings.is_empty(),
+            Selection::Errors => record.has_error(),
+        }
     }
 }
 

@@ -13,10 +13,12 @@ use crate::{
 /// Runs `validate`.
 pub fn run(args: ValidateArgs) -> anyhow::Result<ExitStatus> {
     let jsonl = args.format == ValidateFormat::Jsonl;
-    let run = super::resolve(&args.input, jsonl);
+    let mut run = super::resolve(&args.input, jsonl);
+    let selection = if args.errors_only { Selection::Errors } else { Selection::Findings };
+    // Only the selected games are printed, so only they need their names.
+    run.replay.roster_for = selection;
     let stdout = run.progress.writer();
     let mut sink: Box<dyn Sink> = if jsonl {
-        let selection = if args.errors_only { Selection::Errors } else { Selection::Findings };
         Box::new(JsonlSink::new(stdout, selection))
     } else {
         Box::new(DiagnosticsSink::new(stdout, args.errors_only))

@@ -157,14 +157,14 @@ impl Replayer {
         facts: MovetextFacts,
         mut warnings: Vec<Warning>,
     ) -> GameRecord {
-        let tags = &mut self.collector.tags;
-        let result = tags.take("Result");
+        let tags = &self.collector.tags;
+        let result = tags.get("Result");
         let marker = facts.result_marker;
-        let recorded = RecordedResult::parse(match RecordedResult::parse(result.as_deref()) {
-            RecordedResult::Unknown if result.as_deref() != Some("*") => marker,
-            _ => result.as_deref(),
+        let recorded = RecordedResult::parse(match RecordedResult::parse(result) {
+            RecordedResult::Unknown if result != Some("*") => marker,
+            _ => result,
         });
-        result_warnings(result.as_deref(), marker, span.line, &mut warnings);
+        result_warnings(result, marker, span.line, &mut warnings);
         let findings = facts.findings;
         if let RecordedResult::Win(winner) = recorded
             && findings.termination.is_none()
@@ -175,7 +175,7 @@ impl Replayer {
                 kind: WarningKind::ImpossibleWin,
                 message: format!(
                     "{} is scored as a win, but {winner} has no mating material (on time this is a draw)",
-                    result.as_deref().or(marker).unwrap_or("?"),
+                    result.or(marker).unwrap_or("?"),
                 ),
                 line: span.line,
             });
@@ -190,15 +190,16 @@ impl Replayer {
         let (termination, termination_ply) = findings.termination.unzip();
         let (error, error_ply) = facts.error.unzip();
         let moves_after_end = termination_ply.map_or(0, |end| facts.plies.saturating_sub(end));
-        GameRecord {
+        let result_consistent = result_consistent(&findings, recorded);
+        let mut record = GameRecord {
             file: chunk.file.clone(),
             index: 0,
             line: span.line,
-            white: tags.take("White"),
-            black: tags.take("Black"),
-            event: tags.take("Event"),
-            round: tags.take("Round"),
-            result,
+            white: None,
+            black: None,
+            event: None,
+            round: None,
+            result: None,
             result_marker: marker,
             variant,
             valid: error.is_none(),
@@ -210,7 +211,7 @@ impl Replayer {
             threefold_ply: findings.threefold_ply,
             fifty_ply: findings.fifty_ply,
             moves_after_end,
-            result_consistent: result_consistent(&findings, recorded),
+            result_consistent,
             warnings,
             final_fen: facts.final_fen,
             // A copy sized to fit; the collector's buffers serve the next game.
@@ -220,7 +221,18 @@ impl Replayer {
             offset: chunk.offset + span.start as u64,
             length: (end - span.start) as u64,
             export: None,
+        };
+        // Values not taken stay in the collector, as buffers for the next
+        // game's: a clean game of `validate` allocates nothing.
+        if self.options.roster_for.selects(&record) {
+            let tags = &mut self.collector.tags;
+            record.white = tags.take("White");
+            record.black = tags.take("Black");
+            record.event = tags.take("Event");
+            record.round = tags.take("Round");
+            record.result = tags.take("Result");
         }
+        record
     }
 }
 
@@ -378,4 +390,52 @@ fn bad_fen(tags: &TagSet, error: impl std::fmt::Display, line: u64) -> Setup {
         line,
         message: format!("bad FEN: {error}"),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::record::Selection;
+
+    /// The records of `pgn` replayed with `roster_for`.
+    fn records(pgn: &str, roster_for: Selection) -> Vec<GameRecord> {
+        let mut records = Vec::new();
+        let options = ReplayOptions { roster_for, ..ReplayOptions::default() };
+        let chunk = Chunk::from_bytes("t", pgn.as_bytes().to_vec());
+        Replayer::new(options).replay(&chunk, |record| records.push(record));
+        records
+    }
+
+    #[test]
+    fn only_selected_records_carry_the_roster_values() {
+        let roster = |white: &str| {
+            format!(
+                "[Event \"E\"]\n[Site \"S\"]\n[Date \"2024.01.01\"]\n[Round \"3\"]\n\
+                 [White \"{white}\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n"
+            )
+        };
+        let pgn = format!(
+            "{}1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n\n{}1. e4 Ke7 2. Ke2 1-0\n\n{}1. e4 e5 1-0\n\n",
+            roster("clean"),
+            roster("illegal"),
+            roster("clean again"),
+        );
+        let names = |selection| -> Vec<_> {
+            records(&pgn, selection)
+                .into_iter()
+                .map(|r| (r.white, r.black, r.event, r.round, r.result))
+                .collect()
+        };
+        let full = |white: &str| {
+            let given = |text: &str| Some(text.to_owned());
+            (given(white), given("B"), given("E"), given("3"), given("1-0"))
+        };
+        assert_eq!(names(Selection::All), [full("clean"), full("illegal"), full("clean again")]);
+        // A value left in the collector for a clean game is not handed to
+        // the next game that is selected.
+        assert_eq!(
+            names(Selection::Errors),
+            [Default::default(), full("illegal"), Default::default()]
+        );
+    }
 }

@@ -20,6 +20,7 @@ pub use self::{
     pgn::PgnSink,
     summary::Summary,
 };
+pub use crate::record::Selection;
 use crate::{input::InputError, record::GameRecord};
 
 /// Receives records in file order.
@@ -43,26 +44,4 @@ pub trait Sink {
 pub fn report_input_error(error: &InputError) -> io::Result<()> {
     use io::Write;
     writeln!(io::stderr().lock(), "arbiter: error: cannot read {error}")
-}
-
-/// Which records a sink passes on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Selection {
-    /// Every game.
-    All,
-    /// Games with an error or a warning.
-    Findings,
-    /// Games with an error.
-    Errors,
-}
-
-impl Selection {
-    /// Whether `record` is selected.
-    pub fn selects(self, record: &GameRecord) -> bool {
-        match self {
-            Selection::All => true,
-            Selection::Findings => record.has_error() || !record.warnings.is_empty(),
-            Selection::Errors => record.has_error(),
-        }
-    }
 }
