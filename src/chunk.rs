@@ -1,9 +1,10 @@
 //! Splits an input's bytes into chunks of whole games.
 //!
-//! A chunk is a few MiB of consecutive games with its location: file, byte
-//! offset and first line (game indices are counted in order by the
-//! pipeline, because the replay may find more games than the splitter
-//! sees: those an unterminated comment swallowed). A cut falls only where
+//! A chunk is a few MiB of consecutive games with its location: file and
+//! byte offset. Game indices and lines are counted in order by the
+//! pipeline (the replay may find more games than the splitter sees: those
+//! an unterminated comment swallowed; and the replay reads every byte
+//! anyway, so it counts a chunk's lines, not the chunker). A cut falls only where
 //! the replay starts a new game whatever came before (a blank line, then a
 //! tag pair, after a line no tag section holds), found by looking at the
 //! bytes around the cut: records never depend on the chunk size, and the
@@ -15,7 +16,7 @@ use std::{
     sync::Arc,
 };
 
-use memchr::{memchr_iter, memmem, memrchr};
+use memchr::{memmem, memrchr};
 use memmap2::Mmap;
 
 use crate::{
@@ -38,8 +39,6 @@ pub struct Chunk {
     pub file: Arc<str>,
     /// Byte offset of the chunk in the (uncompressed) input.
     pub offset: u64,
-    /// 1-based line of the chunk's first byte.
-    pub first_line: u64,
     data: ChunkData,
 }
 
@@ -62,7 +61,7 @@ impl Chunk {
 
     /// A chunk of owned bytes (for tests and benchmarks).
     pub fn from_bytes(file: &str, bytes: Vec<u8>) -> Chunk {
-        Chunk { file: file.into(), offset: 0, first_line: 1, data: ChunkData::Owned(bytes) }
+        Chunk { file: file.into(), offset: 0, data: ChunkData::Owned(bytes) }
     }
 }
 
@@ -143,7 +142,6 @@ pub struct Chunker {
     source: Source,
     target: usize,
     offset: u64,
-    line: u64,
     observer: ReadObserver,
 }
 
@@ -161,7 +159,7 @@ impl Chunker {
             Input::Mapped(map) => Source::Mapped(Arc::new(map)),
             Input::Stream(rdr) => Source::Stream { rdr, buffer: Vec::new(), eof: false },
         };
-        Chunker { file, source, target: target.max(1), offset: 0, line: 1, observer }
+        Chunker { file, source, target: target.max(1), offset: 0, observer }
     }
 
     /// The next chunk, `None` at the end of the input, or a read error.
@@ -203,11 +201,8 @@ impl Chunker {
                 ChunkData::Owned(std::mem::replace(buffer, rest))
             }
         };
-        let chunk =
-            Chunk { file: self.file.clone(), offset: self.offset, first_line: self.line, data };
-        let bytes = chunk.bytes();
-        self.offset += bytes.len() as u64;
-        self.line += memchr_iter(b'\n', bytes).count() as u64;
+        let chunk = Chunk { file: self.file.clone(), offset: self.offset, data };
+        self.offset += chunk.bytes().len() as u64;
         Ok(Some(chunk))
     }
 }
@@ -282,8 +277,12 @@ mod tests {
             let len = find_cut(&bytes[at..], target, true).unwrap();
             let mut chunk = Chunk::from_bytes("t", bytes[at..at + len].to_vec());
             chunk.offset = at as u64;
-            chunk.first_line = 1 + bytes[..at].iter().filter(|&&b| b == b'\n').count() as u64;
-            replayer.replay(&chunk, |record| records.push(record));
+            let lines_before = bytes[..at].iter().filter(|&&b| b == b'\n').count() as u64;
+            let lines = replayer.replay(&chunk, |mut record| {
+                record.shift_lines(lines_before);
+                records.push(record);
+            });
+            assert_eq!(lines, chunk.bytes().iter().filter(|&&b| b == b'\n').count() as u64);
             at += len;
         }
         records
@@ -333,10 +332,6 @@ mod tests {
             let mut joined = Vec::new();
             while let Some(chunk) = chunker.next_chunk().unwrap() {
                 assert_eq!(chunk.offset, joined.len() as u64);
-                assert_eq!(
-                    chunk.first_line,
-                    1 + joined.iter().filter(|&&b| b == b'\n').count() as u64
-                );
                 joined.extend_from_slice(chunk.bytes());
             }
             assert_eq!(joined, GAMES, "target {target}");

@@ -308,6 +308,18 @@ kinds! {
 }
 
 impl GameRecord {
+    /// Moves every line the record names `lines` further down (from lines
+    /// of its chunk to lines of its input).
+    pub fn shift_lines(&mut self, lines: u64) {
+        self.line += lines;
+        if let Some(error) = &mut self.error {
+            error.line += lines;
+        }
+        for warning in &mut self.warnings {
+            warning.line += lines;
+        }
+    }
+
     /// Whether the game has an error finding: an invalid move or setup, a
     /// result that contradicts the final position, or moves played after
     /// the game had ended.

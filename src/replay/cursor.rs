@@ -99,6 +99,11 @@ impl<'a> GameCursor<'a> {
         self.lead
     }
 
+    /// The line of the end of the bytes.
+    pub fn line_at_end(&mut self) -> u64 {
+        self.line_of(self.bytes.len())
+    }
+
     /// The line of `offset`, which is at or after the last one counted.
     fn line_of(&mut self, offset: usize) -> u64 {
         self.line += count_lines(&self.bytes[self.counted_to..offset]);

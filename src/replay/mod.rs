@@ -53,16 +53,17 @@ impl Replayer {
     }
 
     /// Replays every game of `chunk`, handing `emit` one record per game as
-    /// soon as it is made (each with index 0: the pipeline numbers games in
-    /// input order).
-    pub fn replay(&mut self, chunk: &Chunk, mut emit: impl FnMut(GameRecord)) {
-        let mut games = GameCursor::new(chunk.bytes(), chunk.first_line);
+    /// soon as it is made, and returns how many line breaks the chunk has.
+    /// Each record has index 0 and lines counted from the chunk's first (1):
+    /// the pipeline numbers games and shifts lines in input order.
+    pub fn replay(&mut self, chunk: &Chunk, mut emit: impl FnMut(GameRecord)) -> u64 {
+        let mut games = GameCursor::new(chunk.bytes(), 1);
         loop {
             self.collector.reset();
             let collector = &mut self.collector;
             let Some(span) = games.next_game(|name, value| collector.tag(name, RawTag(value)))
             else {
-                return;
+                return games.line_at_end() - 1;
             };
             collector.tags.unreadable = span.unreadable_tags;
             emit(self.replay_game(chunk, &mut games, span));
