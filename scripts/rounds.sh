@@ -66,7 +66,7 @@ for index, label in enumerate(labels):
     # /usr/bin/time has 10 ms steps: a round where either run took less
     # has no ratio.
     ratios = [first[r] / walls[r] for r in walls if walls[r] > 0 and first[r] > 0]
-    speed = f"{statistics.median(ratios):.2f}x" if ratios else "n/a"
+    speed = f"{statistics.median(ratios):.3f}x" if ratios else "n/a"
     print(
         f"| {label} | {statistics.median(walls.values()):.2f} "
         f"| {min(walls.values()):.2f}-{max(walls.values()):.2f} | {speed} |"
