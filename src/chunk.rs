@@ -4,11 +4,12 @@
 //! byte offset. Game indices and lines are counted in order by the
 //! pipeline (the replay may find more games than the splitter sees: those
 //! an unterminated comment swallowed; and the replay reads every byte
-//! anyway, so it counts a chunk's lines, not the chunker). A cut falls only where
-//! the replay starts a new game whatever came before (a blank line, then a
-//! tag pair, after a line no tag section holds), found by looking at the
-//! bytes around the cut: records never depend on the chunk size, and the
-//! chunker reads next to nothing of a chunk. Chunking never parses moves.
+//! anyway, so it counts a chunk's lines, not the chunker). A cut falls
+//! only where the replay starts a new game whatever came before (a blank
+//! line, then a tag pair, after a line no tag section holds), found by
+//! looking at the bytes around the cut: records never depend on the chunk
+//! size, and the chunker reads next to nothing of a chunk. Chunking never
+//! parses moves.
 
 use std::{
     io::{self, Read},
