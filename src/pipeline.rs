@@ -275,13 +275,16 @@ fn deliver(
     let (mut index, mut lines_before) = (0, 0);
     in_order(done, permits, |outcome| {
         match outcome {
-            Outcome::Records(Replayed { records, lines }) => {
-                for mut record in records {
+            Outcome::Records(Replayed { mut records, lines }) => {
+                // In place: a record takes 488 bytes, and the profile-guided
+                // build copied each out of the vector (1% of `validate`'s
+                // samples, `--jobs 1` on master games).
+                for record in &mut records {
                     index += 1;
                     record.index = index;
                     record.shift_lines(lines_before);
-                    summary.add(&record);
-                    sink.record(&record)?;
+                    summary.add(record);
+                    sink.record(record)?;
                 }
                 lines_before += lines;
                 progress.games(summary.games);
