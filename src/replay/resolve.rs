@@ -47,6 +47,7 @@ pub trait Replayable: Position + Clone {
 impl Replayable for Chess {
     const PLAIN_MOVES: bool = true;
 
+    #[inline]
     fn san_to_move(&self, san: San, in_check: Option<bool>) -> Result<Move, SanError> {
         fast(self, san, in_check).unwrap_or_else(|| san.to_move(self))
     }

