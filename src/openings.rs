@@ -205,6 +205,16 @@ pub enum BookEntry {
     OnPath(Option<OpeningId>),
 }
 
+impl BookEntry {
+    /// The entry for a book position found by key, or for none.
+    fn at(position: Option<&BookPosition>) -> BookEntry {
+        match position {
+            Some(position) => BookEntry::OnPath(position.opening),
+            None => BookEntry::OffBook,
+        }
+    }
+}
+
 const TABLES: [&str; 5] = [
     include_str!("../data/openings/a.tsv"),
     include_str!("../data/openings/b.tsv"),
@@ -305,10 +315,7 @@ impl OpeningBook {
 
     /// What the book says about the position with this key.
     pub fn lookup(&self, key: &BookKey) -> BookEntry {
-        match self.positions.find(key) {
-            Some(position) => BookEntry::OnPath(position.opening),
-            None => BookEntry::OffBook,
-        }
+        BookEntry::at(self.positions.find(key))
     }
 
     /// The opening `id` stands for.
@@ -359,10 +366,7 @@ impl BookWalk {
         // tree.
         let position = self.book.positions.find(&BookKey::of(pos));
         self.next = position.map(|position| position.moves);
-        match position {
-            Some(position) => BookEntry::OnPath(position.opening),
-            None => BookEntry::OffBook,
-        }
+        BookEntry::at(position)
     }
 }
 

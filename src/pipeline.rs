@@ -112,7 +112,10 @@ pub struct Inputs {
 /// the tables moved from core to core (one per thread: -1.4% CPU for
 /// `stats` on 50 MB of master games, 15 interleaved rounds). The result
 /// does not depend on threads or chunk size for an `A` whose merge is
-/// associative and commutative, and `add` a merge of one game. An
+/// associative and commutative, and `add` a merge of one game. The
+/// records `add` sees are not numbered, and their lines count from their
+/// chunk's first (only `run` puts them back in order): an aggregate must
+/// not depend on where a game stands. An
 /// unreadable input is reported and counted; the others are still read.
 pub fn fold<A: Default + Merge + Send>(
     paths: &[String],
