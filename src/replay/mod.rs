@@ -29,7 +29,7 @@ use crate::{
     export::{self, MovetextWriter},
     openings::OpeningBook,
     options::{KeepTags, ReplayOptions},
-    record::{ErrorKind, Export, GameError, GameRecord, Warning, WarningKind},
+    record::{ErrorKind, Export, GameError, GameRecord, TagList, Warning, WarningKind},
 };
 use cursor::{GameCursor, GameSpan};
 use game::MovetextFacts;
@@ -40,16 +40,16 @@ use tags::{TagCollector, TagSet};
 #[derive(Debug)]
 pub struct Replayer {
     options: ReplayOptions,
-    collector: TagCollector,
+    /// The tags each game's record keeps.
+    keep: KeepTags,
     rules: RuleTracker,
 }
 
 impl Replayer {
     /// A replayer with the given options.
     pub fn new(options: ReplayOptions) -> Self {
-        let mut collector = TagCollector::default();
-        collector.keep = if options.export { KeepTags::All } else { options.keep_tags };
-        Replayer { options, collector, rules: RuleTracker::default() }
+        let keep = if options.export { KeepTags::All } else { options.keep_tags };
+        Replayer { options, keep, rules: RuleTracker::default() }
     }
 
     /// Replays every game of `chunk`, handing `emit` one record per game as
@@ -58,26 +58,33 @@ impl Replayer {
     /// the pipeline numbers games and shifts lines in input order.
     pub fn replay(&mut self, chunk: &Chunk, mut emit: impl FnMut(GameRecord)) -> u64 {
         let mut games = GameCursor::new(chunk.bytes(), 1);
+        let mut collector = TagCollector::new(self.keep);
         loop {
-            self.collector.reset();
-            let collector = &mut self.collector;
+            collector.reset();
             let Some(span) = games.next_game(|name, value| collector.tag(name, RawTag(value)))
             else {
                 return games.line_at_end() - 1;
             };
             collector.tags.unreadable = span.unreadable_tags;
-            emit(self.replay_game(chunk, &mut games, span));
+            emit(self.replay_game(chunk, &mut games, span, &mut collector));
         }
     }
 
-    /// Replays one game, and ends it in `games`.
-    fn replay_game(&mut self, chunk: &Chunk, games: &mut GameCursor, span: GameSpan) -> GameRecord {
+    /// Replays one game, whose tags `collector` has, and ends it in
+    /// `games`.
+    fn replay_game<'a>(
+        &mut self,
+        chunk: &'a Chunk,
+        games: &mut GameCursor<'a>,
+        span: GameSpan,
+        collector: &mut TagCollector<'a>,
+    ) -> GameRecord {
         let bytes = chunk.bytes();
         let tag_bytes = &bytes[span.start..span.movetext];
-        if self.collector.tags.unreadable > 0 {
-            self.collector.recover_long_tags(tag_bytes);
+        if collector.tags.unreadable > 0 {
+            collector.recover_long_tags(tag_bytes);
         }
-        let tags = &self.collector.tags;
+        let tags = &collector.tags;
         let mut warnings = Vec::new();
         if !tag_bytes.is_empty() || tags.count > 0 {
             if !self.options.skip_tag_checks {
@@ -132,8 +139,8 @@ impl Replayer {
         let export = writer.map(|writer| {
             let original = &bytes[span.lead..end];
             if replayable && facts.error.is_none() {
-                let tags = &self.collector.tags;
-                let result = facts.result_marker.or(tags.get("Result")).unwrap_or("*");
+                let result_tag = tags.get("Result");
+                let result = facts.result_marker.or(result_tag.as_deref()).unwrap_or("*");
                 let mut text = Vec::with_capacity(original.len() + 64);
                 export::write_tags(&tags.all, result, &mut text);
                 text.extend_from_slice(&writer.finish(result));
@@ -144,35 +151,49 @@ impl Replayer {
                 Export { text: original.to_vec(), formatted: false, changed: false }
             }
         });
-        let mut record = self.record(chunk, span, end, variant, facts, warnings);
+        let result = tags.get("Result");
+        let mut record = record(chunk, span, end, variant, facts, warnings, result.as_deref());
+        // A copy sized to fit; the collector's buffers serve the next game.
+        record.tags = tags.all.clone();
+        // Only a selected record decodes the roster: a clean game of
+        // `validate` allocates nothing.
+        if self.options.roster_for.selects(&record) {
+            let owned = |name| tags.get(name).map(Cow::into_owned);
+            record.white = owned("White");
+            record.black = owned("Black");
+            record.event = owned("Event");
+            record.round = owned("Round");
+            record.result = owned("Result");
+        }
         record.export = export;
         record
     }
+}
 
-    fn record(
-        &mut self,
-        chunk: &Chunk,
-        span: GameSpan,
-        end: usize,
-        variant: Cow<'static, str>,
-        facts: MovetextFacts,
-        mut warnings: Vec<Warning>,
-    ) -> GameRecord {
-        let tags = &self.collector.tags;
-        let result = tags.get("Result");
-        let marker = facts.result_marker;
-        let recorded = RecordedResult::parse(match RecordedResult::parse(result) {
-            RecordedResult::Unknown if result != Some("*") => marker,
-            _ => result,
-        });
-        result_warnings(result, marker, span.line, &mut warnings);
-        let findings = facts.findings;
-        if let RecordedResult::Win(winner) = recorded
-            && findings.termination.is_none()
-            && facts.error.is_none()
-            && facts.final_side_cannot_mate(winner)
-        {
-            warnings.push(Warning {
+/// The record of the game of `span`, which ends at `end`, from what its
+/// replay found and its `Result` tag (without roster, tags or export).
+fn record(
+    chunk: &Chunk,
+    span: GameSpan,
+    end: usize,
+    variant: Cow<'static, str>,
+    facts: MovetextFacts,
+    mut warnings: Vec<Warning>,
+    result: Option<&str>,
+) -> GameRecord {
+    let marker = facts.result_marker;
+    let recorded = RecordedResult::parse(match RecordedResult::parse(result) {
+        RecordedResult::Unknown if result != Some("*") => marker,
+        _ => result,
+    });
+    result_warnings(result, marker, span.line, &mut warnings);
+    let findings = facts.findings;
+    if let RecordedResult::Win(winner) = recorded
+        && findings.termination.is_none()
+        && facts.error.is_none()
+        && facts.final_side_cannot_mate(winner)
+    {
+        warnings.push(Warning {
                 kind: WarningKind::ImpossibleWin,
                 message: format!(
                     "{} is scored as a win, but {winner} has no mating material (on time this is a draw)",
@@ -180,60 +201,47 @@ impl Replayer {
                 ),
                 line: span.line,
             });
-        }
-        if !facts.has_moves && facts.error.is_none() {
-            warnings.push(Warning {
-                kind: WarningKind::EmptyGame,
-                message: "game without moves".to_owned(),
-                line: span.line,
-            });
-        }
-        let (termination, termination_ply) = findings.termination.unzip();
-        let (error, error_ply) = facts.error.unzip();
-        let moves_after_end = termination_ply.map_or(0, |end| facts.plies.saturating_sub(end));
-        let result_consistent = result_consistent(&findings, recorded);
-        let mut record = GameRecord {
-            file: chunk.file.clone(),
-            index: 0,
+    }
+    if !facts.has_moves && facts.error.is_none() {
+        warnings.push(Warning {
+            kind: WarningKind::EmptyGame,
+            message: "game without moves".to_owned(),
             line: span.line,
-            white: None,
-            black: None,
-            event: None,
-            round: None,
-            result: None,
-            result_marker: marker,
-            variant,
-            valid: error.is_none(),
-            error_ply,
-            error,
-            plies: facts.plies,
-            termination,
-            termination_ply,
-            threefold_ply: findings.threefold_ply,
-            fifty_ply: findings.fifty_ply,
-            moves_after_end,
-            result_consistent,
-            warnings,
-            final_fen: facts.final_fen,
-            // A copy sized to fit; the collector's buffers serve the next game.
-            tags: tags.all.clone(),
-            opening: facts.opening,
-            moves_hash: facts.moves_hash,
-            offset: chunk.offset + span.start as u64,
-            length: (end - span.start) as u64,
-            export: None,
-        };
-        // Values not taken stay in the collector, as buffers for the next
-        // game's: a clean game of `validate` allocates nothing.
-        if self.options.roster_for.selects(&record) {
-            let tags = &mut self.collector.tags;
-            record.white = tags.take("White");
-            record.black = tags.take("Black");
-            record.event = tags.take("Event");
-            record.round = tags.take("Round");
-            record.result = tags.take("Result");
-        }
-        record
+        });
+    }
+    let (termination, termination_ply) = findings.termination.unzip();
+    let (error, error_ply) = facts.error.unzip();
+    let moves_after_end = termination_ply.map_or(0, |end| facts.plies.saturating_sub(end));
+    let result_consistent = result_consistent(&findings, recorded);
+    GameRecord {
+        file: chunk.file.clone(),
+        index: 0,
+        line: span.line,
+        white: None,
+        black: None,
+        event: None,
+        round: None,
+        result: None,
+        result_marker: marker,
+        variant,
+        valid: error.is_none(),
+        error_ply,
+        error,
+        plies: facts.plies,
+        termination,
+        termination_ply,
+        threefold_ply: findings.threefold_ply,
+        fifty_ply: findings.fifty_ply,
+        moves_after_end,
+        result_consistent,
+        warnings,
+        final_fen: facts.final_fen,
+        tags: TagList::default(),
+        opening: facts.opening,
+        moves_hash: facts.moves_hash,
+        offset: chunk.offset + span.start as u64,
+        length: (end - span.start) as u64,
+        export: None,
     }
 }
 
@@ -298,8 +306,8 @@ fn start_position(
     line: u64,
 ) -> (Cow<'static, str>, Setup) {
     let line_of_fen = || tags::tag_line(tag_bytes, "FEN", 0, line);
-    let rules = rules_of(tags.variant.as_deref());
-    let fen = match tags.fen.as_deref().map(|fen| Fen::from_ascii(fen.trim().as_bytes())) {
+    let rules = rules_of(tags.variant.map(tags::text).as_deref());
+    let fen = match tags.fen.map(tags::text).map(|fen| Fen::from_ascii(fen.trim().as_bytes())) {
         None => None,
         Some(Ok(fen)) => Some(fen),
         Some(Err(error)) => return ("chess".into(), bad_fen(tags, error, line_of_fen())),
@@ -386,7 +394,7 @@ fn lenient<P>(
 fn bad_fen(tags: &TagSet, error: impl std::fmt::Display, line: u64) -> Setup {
     Setup::BadFen(GameError {
         kind: ErrorKind::BadFen,
-        san: tags.fen.clone().unwrap_or_default(),
+        san: tags.fen.map(|fen| tags::text(fen).into_owned()).unwrap_or_default(),
         fen: String::new(),
         line,
         message: format!("bad FEN: {error}"),
