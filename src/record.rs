@@ -268,7 +268,7 @@ pub struct Warning {
     /// What kind of finding.
     pub kind: WarningKind,
     /// A one-line explanation naming the tag, token or ply concerned.
-    pub message: String,
+    pub message: Cow<'static, str>,
     /// 1-based line the finding is about.
     pub line: u64,
 }

@@ -80,7 +80,7 @@ pub fn check(
                 let result = r.result.as_deref().or(r.result_marker).unwrap_or("?");
                 (Code::Forfeit, format!("no moves, scored {result}: a forfeit?"))
             }
-            kind => (Code::of_warning(kind), warning.message.clone()),
+            kind => (Code::of_warning(kind), warning.message.to_string()),
         };
         findings.push(Finding {
             code,

@@ -18,7 +18,7 @@ use super::{Finding, Report, players::plural};
 use crate::{
     codes::{Code, Severity},
     record::GameRecord,
-    sink::game_label,
+    sink::GameLabel,
 };
 
 /// Output formats of `check`.
@@ -90,7 +90,7 @@ pub fn render(
                     code.severity().name(),
                     code.code(),
                     code.name(),
-                    game_label(r),
+                    GameLabel(r),
                     f.message
                 )?;
                 if let Some(fen) = &f.fen {
@@ -138,7 +138,7 @@ fn sarif(report: &Report, records: &[GameRecord]) -> serde_json::Value {
                 "ruleId": f.code.code(),
                 "ruleIndex": index,
                 "level": f.code.severity().name(),
-                "message": { "text": format!("{}: {}", game_label(r), f.message) },
+                "message": { "text": format!("{}: {}", GameLabel(r), f.message) },
                 "locations": [{
                     "physicalLocation": {
                         "artifactLocation": { "uri": uri(&r.file) },

@@ -75,8 +75,8 @@ impl Repeated {
     fn into_warning(self, kind: WarningKind, warnings: &mut Vec<Warning>) {
         if let Some((message, line)) = self.first {
             let message = match self.count {
-                1 => message,
-                n => format!("{message} (and {} more in this game)", n - 1),
+                1 => message.into(),
+                n => format!("{message} (and {} more in this game)", n - 1).into(),
             };
             warnings.push(Warning { kind, message, line });
         }
@@ -260,7 +260,7 @@ impl<'a, P: Replayable> Replay<'_, 'a, P> {
         } else {
             self.warnings.push(Warning {
                 kind: WarningKind::UnmatchedVariationEnd,
-                message: "`)` without a matching `(`".to_owned(),
+                message: "`)` without a matching `(`".into(),
                 line,
             });
         }

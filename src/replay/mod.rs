@@ -93,7 +93,7 @@ impl Replayer {
         } else {
             warnings.push(Warning {
                 kind: WarningKind::MissingTag,
-                message: "game without tags".to_owned(),
+                message: "game without tags".into(),
                 line: span.line,
             });
         }
@@ -198,14 +198,15 @@ fn record(
                 message: format!(
                     "{} is scored as a win, but {winner} has no mating material (on time this is a draw)",
                     result.or(marker).unwrap_or("?"),
-                ),
+                )
+                .into(),
                 line: span.line,
             });
     }
     if !facts.has_moves && facts.error.is_none() {
         warnings.push(Warning {
             kind: WarningKind::EmptyGame,
-            message: "game without moves".to_owned(),
+            message: "game without moves".into(),
             line: span.line,
         });
     }
@@ -260,7 +261,7 @@ fn result_warnings(
         (None, Some(marker)) => format!("no Result tag; the movetext ends with {marker}"),
         _ => return,
     };
-    warnings.push(Warning { kind: WarningKind::ResultMismatch, message, line });
+    warnings.push(Warning { kind: WarningKind::ResultMismatch, message: message.into(), line });
 }
 
 /// The position a game starts from.
@@ -316,7 +317,8 @@ fn start_position(
         Rules::Unknown(name) => {
             warnings.push(Warning {
                 kind: WarningKind::UnsupportedVariant,
-                message: format!("variant \"{name}\" is not supported: its moves were not checked"),
+                message: format!("variant \"{name}\" is not supported: its moves were not checked")
+                    .into(),
                 line,
             });
             (name.into(), Setup::Unsupported)
@@ -379,7 +381,7 @@ fn lenient<P>(
         Err(error) if fixable.contains(error.kinds()) => {
             warnings.push(Warning {
                 kind: WarningKind::MalformedTag,
-                message: format!("FEN: {error}; accepted as set up"),
+                message: format!("FEN: {error}; accepted as set up").into(),
                 line,
             });
             error

@@ -2,7 +2,10 @@
 //! `file:line: error: game 12 (White - Black, round 6): 37. Nf3: illegal move`,
 //! followed by the position as FEN for move errors.
 
-use std::io::{self, Write};
+use std::{
+    fmt,
+    io::{self, Write},
+};
 
 use super::Sink;
 use crate::record::GameRecord;
@@ -21,20 +24,28 @@ impl<W: Write> DiagnosticsSink<W> {
     }
 
     fn line(&mut self, r: &GameRecord, line: u64, severity: &str, message: &str) -> io::Result<()> {
-        writeln!(self.wtr, "{}:{line}: {severity}: {}: {message}", r.file, game_label(r))
+        writeln!(self.wtr, "{}:{line}: {severity}: {}: {message}", r.file, GameLabel(r))
     }
 }
 
 /// `game 12 (Carlsen - Nepomniachtchi, round 6)`: how every diagnostic
-/// names a game.
-pub fn game_label(r: &GameRecord) -> String {
-    let name = |n: &Option<String>| n.clone().unwrap_or_else(|| "?".to_owned());
-    let mut label = format!("game {} ({} - {}", r.index, name(&r.white), name(&r.black));
-    if let Some(round) = r.round.as_deref().filter(|round| !matches!(*round, "?" | "-" | "")) {
-        label.push_str(&format!(", round {round}"));
+/// names a game. Written straight to the output (a label built as a string
+/// for each line took three allocations, on the thread that writes the
+/// output: 3.6% of `validate`'s samples on lichess games, where every game
+/// has a warning).
+#[derive(Debug, Clone, Copy)]
+pub struct GameLabel<'a>(pub &'a GameRecord);
+
+impl fmt::Display for GameLabel<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let r = self.0;
+        let (white, black) = (r.white.as_deref(), r.black.as_deref());
+        write!(f, "game {} ({} - {}", r.index, white.unwrap_or("?"), black.unwrap_or("?"))?;
+        if let Some(round) = r.round.as_deref().filter(|round| !matches!(*round, "?" | "-" | "")) {
+            write!(f, ", round {round}")?;
+        }
+        f.write_str(")")
     }
-    label.push(')');
-    label
 }
 
 /// `37. Nf3` or `37... Nf6`, read off the FEN of the position before it.

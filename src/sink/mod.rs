@@ -15,7 +15,7 @@ use std::io;
 
 pub use self::{
     csv::CsvSink,
-    diagnostics::{DiagnosticsSink, game_label, move_label},
+    diagnostics::{DiagnosticsSink, GameLabel, move_label},
     jsonl::JsonlSink,
     pgn::PgnSink,
     summary::Summary,
