@@ -7,6 +7,8 @@
 
 use std::{borrow::Cow, sync::Arc};
 
+use compact_str::CompactString;
+
 use serde::{Serialize, Serializer};
 
 /// Everything arbiter determined about one game.
@@ -25,15 +27,15 @@ pub struct GameRecord {
     /// `White` tag, decoded as UTF-8 (Latin-1 when not valid UTF-8). This
     /// and the next four roster values are `None` as well in a record that
     /// `ReplayOptions::roster_for` does not select.
-    pub white: Option<String>,
+    pub white: Option<CompactString>,
     /// `Black` tag.
-    pub black: Option<String>,
+    pub black: Option<CompactString>,
     /// `Event` tag.
-    pub event: Option<String>,
+    pub event: Option<CompactString>,
     /// `Round` tag.
-    pub round: Option<String>,
+    pub round: Option<CompactString>,
     /// The `Result` tag exactly as written; `None` when the game has none.
-    pub result: Option<String>,
+    pub result: Option<CompactString>,
     /// The result marker ending the movetext (`1-0`, `0-1`, `1/2-1/2`, `*`).
     pub result_marker: Option<&'static str>,
     /// The variant the game was replayed under (`chess`, `chess960`,

@@ -88,8 +88,8 @@ pub fn outcome(record: &GameRecord) -> Option<Outcome> {
 }
 
 /// A player's name as written, trimmed; `None` when missing or unknown.
-pub fn player(name: Option<&String>) -> Option<&str> {
-    known(name.map(|n| n.trim()))
+pub fn player(name: Option<&str>) -> Option<&str> {
+    known(name.map(str::trim))
 }
 
 /// Whether `name` stands for a bye rather than a player (`BYE`, `(bye)`):

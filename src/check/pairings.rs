@@ -8,6 +8,8 @@
 
 use std::collections::{HashMap, HashSet};
 
+use compact_str::CompactString;
+
 use super::{
     CheckOptions, EventFormat, Finding,
     event::{self, Event},
@@ -70,7 +72,7 @@ pub fn duplicates(records: &[GameRecord], findings: &mut Vec<Finding>) -> HashSe
 
 /// Whether two games are between the same two people, in either colour.
 fn same_players(a: &GameRecord, b: &GameRecord) -> bool {
-    let same = |x: &Option<String>, y: &Option<String>| {
+    let same = |x: &Option<CompactString>, y: &Option<CompactString>| {
         players::same_person(x.as_deref().unwrap_or(""), y.as_deref().unwrap_or(""))
     };
     (same(&a.white, &b.white) && same(&a.black, &b.black))

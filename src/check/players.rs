@@ -157,7 +157,7 @@ pub fn identify(records: &[GameRecord], games: &[usize], findings: &mut Vec<Find
         let record = &records[i];
         let mut sides = [None, None];
         for (side, name) in [&record.white, &record.black].into_iter().enumerate() {
-            let Some(text) = event::player(name.as_ref()).filter(|n| !event::is_bye(n)) else {
+            let Some(text) = event::player(name.as_deref()).filter(|n| !event::is_bye(n)) else {
                 continue;
             };
             let id = *by_text.entry(text).or_insert_with(|| {

@@ -138,7 +138,7 @@ pub fn build(records: &[GameRecord], tiebreaks: &[Tiebreak]) -> Crosstable {
         for (side, (name, elo)) in
             [(&r.white, "WhiteElo"), (&r.black, "BlackElo")].into_iter().enumerate()
         {
-            let name = event::player(name.as_ref()).unwrap_or("?");
+            let name = event::player(name.as_deref()).unwrap_or("?");
             if event::is_bye(name) {
                 continue;
             }
@@ -181,7 +181,7 @@ pub fn build(records: &[GameRecord], tiebreaks: &[Tiebreak]) -> Crosstable {
     let tiebreaks =
         if tiebreaks.is_empty() { Tiebreak::defaults(format).to_vec() } else { tiebreaks.to_vec() };
     tiebreak::rank(&mut players, rounds.len(), &tiebreaks);
-    let event = records.first().and_then(|r| r.event.clone());
+    let event = records.first().and_then(|r| r.event.as_deref().map(str::to_owned));
     Crosstable { event, format, columns, tiebreaks, players }
 }
 

@@ -17,6 +17,8 @@ pub mod tags;
 
 use std::borrow::Cow;
 
+use compact_str::CompactString;
+
 use pgn_reader::RawTag;
 use shakmaty::{
     CastlingMode, Chess, FromSetup, PositionError, PositionErrorKinds,
@@ -158,7 +160,7 @@ impl Replayer {
         // Only a selected record decodes the roster: a clean game of
         // `validate` allocates nothing.
         if self.options.roster_for.selects(&record) {
-            let owned = |name| tags.get(name).map(Cow::into_owned);
+            let owned = |name| tags.get(name).map(CompactString::from);
             record.white = owned("White");
             record.black = owned("Black");
             record.event = owned("Event");
@@ -438,7 +440,7 @@ mod tests {
                 .collect()
         };
         let full = |white: &str| {
-            let given = |text: &str| Some(text.to_owned());
+            let given = |text: &str| Some(CompactString::from(text));
             (given(white), given("B"), given("E"), given("3"), given("1-0"))
         };
         assert_eq!(names(Selection::All), [full("clean"), full("illegal"), full("clean again")]);
