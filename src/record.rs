@@ -106,18 +106,12 @@ pub struct TagList {
 }
 
 impl TagList {
-    /// Appends a tag whose value `write_value` appends to the buffer it is
-    /// given (so decoding needs no string of its own).
-    pub fn push_with(&mut self, name: &str, write_value: impl FnOnce(&mut String)) {
-        self.text.push_str(name);
-        let name_end = self.text.len();
-        write_value(&mut self.text);
-        self.ends.push((name_end, self.text.len()));
-    }
-
     /// Appends a tag.
     pub fn push(&mut self, name: &str, value: &str) {
-        self.push_with(name, |text| text.push_str(value));
+        self.text.push_str(name);
+        let name_end = self.text.len();
+        self.text.push_str(value);
+        self.ends.push((name_end, self.text.len()));
     }
 
     /// The tags in order, as `(name, value)`.
@@ -362,7 +356,7 @@ mod tests {
     fn tag_lists_keep_order_and_find_the_first_value() {
         let mut tags = TagList::default();
         tags.push("Event", "Open");
-        tags.push_with("White", |text| text.push_str("Müller"));
+        tags.push("White", "Müller");
         tags.push("Event", "second");
         tags.push("Annotator", "");
         let all: Vec<_> = tags.iter().collect();

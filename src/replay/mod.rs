@@ -86,6 +86,7 @@ impl Replayer {
         if collector.tags.unreadable > 0 {
             collector.recover_long_tags(tag_bytes);
         }
+        collector.finish_section(tag_bytes);
         let tags = &collector.tags;
         let mut warnings = Vec::new();
         if !tag_bytes.is_empty() || tags.count > 0 {

@@ -40,12 +40,25 @@ pub struct TagSet<'a> {
     pub unreadable: usize,
     /// The tags the collector keeps, in order, decoded.
     pub all: TagList,
+    /// The tag section's text, when the collector keeps tags and the
+    /// section is valid UTF-8 without escapes: then each value's text is a
+    /// slice of it, and one validation of the section replaces one of each
+    /// value (`stats` decodes a dozen a game).
+    plain: Option<&'a str>,
 }
 
 impl<'a> TagSet<'a> {
     /// The text of roster tag `name`.
     pub fn get(&self, name: &str) -> Option<Cow<'a, str>> {
-        self.raw(name).map(text)
+        self.raw(name).map(|value| self.text(value))
+    }
+
+    /// The text of `value`, one of this game's values (see [`text`]).
+    pub fn text(&self, value: RawTag<'a>) -> Cow<'a, str> {
+        match self.plain.and_then(|plain| within(plain, value.0)) {
+            Some(slice) => Cow::Borrowed(slice),
+            None => text(value),
+        }
     }
 
     /// The value of roster tag `name` as written.
@@ -68,6 +81,18 @@ pub fn text(value: RawTag<'_>) -> Cow<'_, str> {
     } else {
         as_text(value.0)
     }
+}
+
+/// The part of `text` that `part` is, if `part` lies within it on
+/// character boundaries.
+fn within<'a>(text: &'a str, part: &[u8]) -> Option<&'a str> {
+    let bounds = text.as_bytes().as_ptr_range();
+    let (start, end) = (part.as_ptr(), part.as_ptr().wrapping_add(part.len()));
+    if start < bounds.start || end > bounds.end {
+        return None;
+    }
+    let offset = start as usize - bounds.start as usize;
+    text.get(offset..offset + part.len())
 }
 
 /// Bytes as text: UTF-8 if valid, else Latin-1, which maps each byte to
@@ -135,6 +160,8 @@ pub struct TagCollector<'a> {
     pub keep: KeepTags,
     /// The tag names seen in this game, each with its [`sketch`].
     seen: Vec<(u32, &'a [u8])>,
+    /// The kept tags of this game, as written, until the section is read.
+    kept: Vec<(Cow<'a, str>, RawTag<'a>)>,
 }
 
 impl<'a> TagCollector<'a> {
@@ -146,12 +173,27 @@ impl<'a> TagCollector<'a> {
     /// Forgets the previous game's tags (keeping allocations).
     pub fn reset(&mut self) {
         let tags = &mut self.tags;
-        (tags.roster, tags.fen, tags.variant) = Default::default();
+        (tags.roster, tags.fen, tags.variant, tags.plain) = Default::default();
         tags.duplicates.clear();
         tags.count = 0;
         tags.unreadable = 0;
         tags.all.clear();
         self.seen.clear();
+        self.kept.clear();
+    }
+
+    /// Ends the tag section `section` (from which every value came): the
+    /// kept tags are decoded into `TagSet::all`.
+    pub fn finish_section(&mut self, section: &'a [u8]) {
+        if self.kept.is_empty() {
+            return;
+        }
+        let tags = &mut self.tags;
+        tags.plain = std::str::from_utf8(section).ok().filter(|text| !text.contains('\\'));
+        for (name, value) in self.kept.drain(..) {
+            let value = tags.text(value);
+            tags.all.push(&name, &value);
+        }
     }
 
     /// Reads the tag lines the splitter gave up on because they are longer
@@ -186,7 +228,7 @@ impl<'a> TagCollector<'a> {
         self.tags.count += 1;
         self.note_name(name);
         if let Some(kept) = self.keep.kept_name(name) {
-            self.tags.all.push_with(&kept, |buffer| buffer.push_str(&text(value)));
+            self.kept.push((kept, value));
         }
         let slot = match slot_of(name) {
             Some(Slot::Roster(i)) => &mut self.tags.roster[i],
@@ -353,6 +395,34 @@ mod tests {
         assert_eq!(text(RawTag(br#"a \"quoted\" name"#)), r#"a "quoted" name"#);
     }
 
+    /// Kept values are the text of their own bytes, whether read off a
+    /// plain section (borrowed from it) or decoded one by one.
+    #[test]
+    fn kept_values_read_off_the_section_are_their_text() {
+        let sections: [&[u8]; 4] = [
+            b"[Black \"M\xc3\xbcller\"]\n[ECO \"B01\"]\n",
+            b"[Black \"M\xfcller\"]\n[ECO \"B01\"]\n",
+            br#"[Black "a \"b\""]"#,
+            b"[Black \"\"]\n[ECO \"\xe2\x80\xa2 x\"]\n",
+        ];
+        for section in sections {
+            let mut collector = TagCollector::new(KeepTags::Only(&["Black", "ECO"]));
+            let mut expected = Vec::new();
+            for line in section.split(|&b| b == b'\n').filter(|line| !line.is_empty()) {
+                let (name, value) = split_tag_line(line).unwrap();
+                collector.tag(name, RawTag(value));
+                expected.push((String::from_utf8_lossy(name).into_owned(), text(RawTag(value))));
+            }
+            collector.finish_section(section);
+            let kept: Vec<_> = collector.tags.all.iter().collect();
+            let expected: Vec<_> = expected.iter().map(|(n, v)| (n.as_str(), &**v)).collect();
+            assert_eq!(kept, expected, "{section:?}");
+            let plain = std::str::from_utf8(section).is_ok_and(|s| !s.contains('\\'));
+            let black = collector.tags.get("Black").unwrap();
+            assert_eq!(matches!(black, Cow::Borrowed(_)), plain, "{section:?}");
+        }
+    }
+
     #[test]
     fn each_missing_tag_is_named() {
         for (name, missing) in ROSTER.iter().zip(MISSING) {
@@ -409,6 +479,8 @@ mod tests {
         for (name, value) in pairs {
             collector.tag(name, RawTag(value));
         }
+        // Values from elsewhere than the section are decoded one by one.
+        collector.finish_section(b"[Event \"Open\"]");
         let kept: Vec<_> = collector.tags.all.iter().collect();
         assert_eq!(
             kept,
