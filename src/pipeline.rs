@@ -135,9 +135,9 @@ pub fn fold<A: Default + Merge + Send>(
         let worker = rayon::current_thread_index().unwrap_or(0) % aggregates.len();
         let mut aggregate = aggregates[worker].lock().unwrap_or_else(PoisonError::into_inner);
         let mut games = 0;
-        replayer.replay(chunk, |record| {
+        replayer.visit(chunk, |record| {
             games += 1;
-            add(&mut aggregate, &record);
+            add(&mut aggregate, record);
         });
         games
     };

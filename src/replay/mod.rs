@@ -59,6 +59,34 @@ impl Replayer {
     /// Each record has index 0 and lines counted from the chunk's first (1):
     /// the pipeline numbers games and shifts lines in input order.
     pub fn replay(&mut self, chunk: &Chunk, mut emit: impl FnMut(GameRecord)) -> u64 {
+        self.replay_chunk(chunk, |mut record, kept| {
+            // The record takes a copy sized to fit; the buffers serve the
+            // next game.
+            let copy = record.tags.clone();
+            *kept = std::mem::replace(&mut record.tags, copy);
+            emit(record);
+        })
+    }
+
+    /// Replays every game of `chunk` as [`Self::replay`] does, showing
+    /// `visit` each record, which is then dropped: its kept tags' buffers
+    /// serve the next game, so the records of `stats` (which keeps eight
+    /// tags) cost no allocation for them.
+    pub fn visit(&mut self, chunk: &Chunk, mut visit: impl FnMut(&GameRecord)) -> u64 {
+        self.replay_chunk(chunk, |mut record, kept| {
+            visit(&record);
+            *kept = std::mem::take(&mut record.tags);
+        })
+    }
+
+    /// Replays every game of `chunk`, handing `each` its record, whose
+    /// `tags` are the collector's buffers, and the collector's (empty) place
+    /// for them, to fill for the next game.
+    fn replay_chunk(
+        &mut self,
+        chunk: &Chunk,
+        mut each: impl FnMut(GameRecord, &mut TagList),
+    ) -> u64 {
         let mut games = GameCursor::new(chunk.bytes(), 1);
         let mut collector = TagCollector::new(self.keep);
         loop {
@@ -68,7 +96,8 @@ impl Replayer {
                 return games.line_at_end() - 1;
             };
             collector.tags.unreadable = span.unreadable_tags;
-            emit(self.replay_game(chunk, &mut games, span, &mut collector));
+            let record = self.replay_game(chunk, &mut games, span, &mut collector);
+            each(record, &mut collector.tags.all);
         }
     }
 
@@ -156,8 +185,6 @@ impl Replayer {
         });
         let result = tags.get("Result");
         let mut record = record(chunk, span, end, variant, facts, warnings, result.as_deref());
-        // A copy sized to fit; the collector's buffers serve the next game.
-        record.tags = tags.all.clone();
         // Only a selected record decodes the roster: a clean game of
         // `validate` allocates nothing.
         if self.options.roster_for.selects(&record) {
@@ -168,6 +195,7 @@ impl Replayer {
             record.round = owned("Round");
             record.result = owned("Result");
         }
+        record.tags = std::mem::take(&mut collector.tags.all);
         record.export = export;
         record
     }
@@ -418,6 +446,27 @@ mod tests {
         let chunk = Chunk::from_bytes("t", pgn.as_bytes().to_vec());
         Replayer::new(options).replay(&chunk, |record| records.push(record));
         records
+    }
+
+    /// `visit` lends each record the kept tags' buffers and takes them
+    /// back: what it shows is what `replay` hands over, game after game.
+    #[test]
+    fn visited_records_are_the_replayed_ones() {
+        let pgn = "[Event \"E\"]\n[ECO \"C20\"]\n[WhiteElo \"2100\"]\n\n1. e4 e5 1-0\n\n\
+                   [Event \"F\"]\n\n1. d4 *\n\n\
+                   [WhiteElo \"1900\"]\n[ECO \"A00\"]\n\n1. a3 0-1\n\n";
+        let options = ReplayOptions {
+            keep_tags: KeepTags::Only(&["ECO", "WhiteElo"]),
+            ..ReplayOptions::default()
+        };
+        let chunk = Chunk::from_bytes("t", pgn.as_bytes().to_vec());
+        let (mut replayed, mut visited) = (Vec::new(), Vec::new());
+        Replayer::new(options).replay(&chunk, |record| replayed.push(record));
+        Replayer::new(options).visit(&chunk, |record| visited.push(record.clone()));
+        assert_eq!(visited, replayed);
+        let kept: Vec<Vec<_>> =
+            visited.iter().map(|r| r.tags.iter().map(|(_, v)| v.to_owned()).collect()).collect();
+        assert_eq!(kept, [vec!["C20", "2100"], vec![], vec!["1900", "A00"]]);
     }
 
     #[test]
