@@ -8,7 +8,6 @@
 use std::{borrow::Cow, sync::Arc};
 
 use compact_str::CompactString;
-
 use serde::{Serialize, Serializer};
 
 /// Everything arbiter determined about one game.

@@ -18,7 +18,6 @@ pub mod tags;
 use std::borrow::Cow;
 
 use compact_str::CompactString;
-
 use pgn_reader::RawTag;
 use shakmaty::{
     CastlingMode, Chess, FromSetup, PositionError, PositionErrorKinds,
