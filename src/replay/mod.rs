@@ -167,11 +167,12 @@ impl Replayer {
         // Whatever the setup, the lexer reads on to the end of the movetext,
         // to find where it ends, or a swallowed game.
         let end = games.finish_game(&span, lexer);
+        // Decoded once, for the export, the record and its roster.
+        let result = tags.get("Result");
         let export = writer.map(|writer| {
             let original = &bytes[span.lead..end];
             if replayable && facts.error.is_none() {
-                let result_tag = tags.get("Result");
-                let result = facts.result_marker.or(result_tag.as_deref()).unwrap_or("*");
+                let result = facts.result_marker.or(result.as_deref()).unwrap_or("*");
                 let mut text = Vec::with_capacity(original.len() + 64);
                 export::write_tags(&tags.all, result, &mut text);
                 text.extend_from_slice(&writer.finish(result));
@@ -182,7 +183,6 @@ impl Replayer {
                 Export { text: original.to_vec(), formatted: false, changed: false }
             }
         });
-        let result = tags.get("Result");
         let mut record = record(chunk, span, end, variant, facts, warnings, result.as_deref());
         // Only a selected record decodes the roster: a clean game of
         // `validate` allocates nothing.
@@ -192,7 +192,7 @@ impl Replayer {
             record.black = owned("Black");
             record.event = owned("Event");
             record.round = owned("Round");
-            record.result = owned("Result");
+            record.result = result.as_deref().map(CompactString::from);
         }
         record.tags = std::mem::take(&mut collector.tags.all);
         record.export = export;
@@ -337,8 +337,12 @@ fn start_position(
     line: u64,
 ) -> (Cow<'static, str>, Setup) {
     let line_of_fen = || tags::tag_line(tag_bytes, "FEN", 0, line);
-    let rules = rules_of(tags.variant.map(tags::text).as_deref());
-    let fen = match tags.fen.map(tags::text).map(|fen| Fen::from_ascii(fen.trim().as_bytes())) {
+    let rules = rules_of(tags.variant.map(|variant| tags.text(variant)).as_deref());
+    let fen = match tags
+        .fen
+        .map(|fen| tags.text(fen))
+        .map(|fen| Fen::from_ascii(fen.trim().as_bytes()))
+    {
         None => None,
         Some(Ok(fen)) => Some(fen),
         Some(Err(error)) => return ("chess".into(), bad_fen(tags, error, line_of_fen())),
@@ -426,7 +430,7 @@ fn lenient<P>(
 fn bad_fen(tags: &TagSet, error: impl std::fmt::Display, line: u64) -> Setup {
     Setup::BadFen(GameError {
         kind: ErrorKind::BadFen,
-        san: tags.fen.map(|fen| tags::text(fen).into_owned()).unwrap_or_default(),
+        san: tags.fen.map(|fen| tags.text(fen).into_owned()).unwrap_or_default(),
         fen: String::new(),
         line,
         message: format!("bad FEN: {error}"),

@@ -53,7 +53,8 @@ impl<'a> TagSet<'a> {
         self.raw(name).map(|value| self.text(value))
     }
 
-    /// The text of `value`, one of this game's values (see [`text`]).
+    /// The text of `value`, one of this game's values: escapes resolved,
+    /// UTF-8 if valid, else Latin-1.
     pub fn text(&self, value: RawTag<'a>) -> Cow<'a, str> {
         match self.plain.and_then(|plain| within(plain, value.0)) {
             Some(slice) => Cow::Borrowed(slice),
@@ -73,7 +74,7 @@ pub fn given(value: &str) -> Option<&str> {
 }
 
 /// Decodes a tag value: escapes resolved, UTF-8 if valid, else Latin-1.
-pub fn text(value: RawTag<'_>) -> Cow<'_, str> {
+fn text(value: RawTag<'_>) -> Cow<'_, str> {
     // Most values have no escape: one byte search instead of pgn-reader's
     // decoding.
     if value.0.contains(&b'\\') {
