@@ -39,11 +39,16 @@ fi
 echo "build-pgo: merging profiles with $profdata" >&2
 
 out=$PWD/target/pgo
+
+# Counters are updated atomically: the training runs replay on two threads,
+# and plain counters lose increments where both run the same code, which
+# made each build's profile, and so its speed, differ by a few percent.
+RUSTFLAGS="${RUSTFLAGS:-} -Cprofile-generate=$out/profiles -Cllvm-args=-instrprof-atomic-counter-update-all" \
+    cargo build --release --locked --target-dir "$out/instrumented" >&2
+# Only the training runs' profiles: the build also ran instrumented build
+# scripts and proc macros, which wrote theirs to the same directory.
 rm -rf "$out/profiles" "$out/merged.profdata"
 mkdir -p "$out/profiles"
-
-RUSTFLAGS="${RUSTFLAGS:-} -Cprofile-generate=$out/profiles" \
-    cargo build --release --locked --target-dir "$out/instrumented" >&2
 
 # arbiter exits 1 when games have errors (the samples have some): a result,
 # not a failure. Anything else is.
