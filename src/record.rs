@@ -100,25 +100,57 @@ pub struct GameRecord {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct TagList {
     text: String,
-    /// Where each name ends and where its value ends, in `text`.
-    ends: Vec<(usize, usize)>,
+    ends: Vec<TagEnds>,
+}
+
+/// Where a tag is in `TagList::text`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct TagEnds {
+    /// Where its name ends (and its value starts).
+    name: usize,
+    /// Where its value ends.
+    value: usize,
+    /// For a tag kept from a list of names (`KeepTags::Only`), its name's
+    /// place in the list.
+    place: Option<u32>,
 }
 
 impl TagList {
     /// Appends a tag.
     pub fn push(&mut self, name: &str, value: &str) {
+        self.push_at(name, value, None);
+    }
+
+    /// Appends a tag whose name is at `place` in the list of names it was
+    /// kept by (see [`TagList::listed`]).
+    pub fn push_listed(&mut self, place: usize, name: &str, value: &str) {
+        self.push_at(name, value, u32::try_from(place).ok());
+    }
+
+    fn push_at(&mut self, name: &str, value: &str, place: Option<u32>) {
         self.text.push_str(name);
-        let name_end = self.text.len();
+        let name = self.text.len();
         self.text.push_str(value);
-        self.ends.push((name_end, self.text.len()));
+        self.ends.push(TagEnds { name, value: self.text.len(), place });
     }
 
     /// The tags in order, as `(name, value)`.
     pub fn iter(&self) -> impl Iterator<Item = (&str, &str)> + '_ {
-        let starts = std::iter::once(0).chain(self.ends.iter().map(|&(_, end)| end));
-        starts.zip(&self.ends).map(|(start, &(name_end, end))| {
-            (&self.text[start..name_end], &self.text[name_end..end])
-        })
+        self.spans()
+            .map(|(start, ends)| (&self.text[start..ends.name], &self.text[ends.name..ends.value]))
+    }
+
+    /// The tags pushed with `push_listed`, in order, as `(place, value)`:
+    /// what a reader of the tags of a list needs, without comparing names.
+    pub fn listed(&self) -> impl Iterator<Item = (usize, &str)> + '_ {
+        self.spans()
+            .filter_map(|(_, ends)| Some((ends.place? as usize, &self.text[ends.name..ends.value])))
+    }
+
+    /// Each tag's ends, with where it starts.
+    fn spans(&self) -> impl Iterator<Item = (usize, &TagEnds)> + '_ {
+        let starts = std::iter::once(0).chain(self.ends.iter().map(|ends| ends.value));
+        starts.zip(&self.ends)
     }
 
     /// The value of the first tag called `name`.
@@ -370,5 +402,17 @@ mod tests {
         assert_eq!(tags.len(), 4);
         tags.clear();
         assert!(tags.is_empty() && tags.iter().next().is_none());
+    }
+
+    #[test]
+    fn listed_tags_are_found_by_place_and_by_name() {
+        let mut tags = TagList::default();
+        tags.push("Event", "Open");
+        tags.push_listed(2, "ECO", "C65");
+        tags.push_listed(0, "WhiteElo", "2700");
+        let listed: Vec<_> = tags.listed().collect();
+        assert_eq!(listed, [(2, "C65"), (0, "2700")], "tags pushed by name are not listed");
+        let all: Vec<_> = tags.iter().collect();
+        assert_eq!(all, [("Event", "Open"), ("ECO", "C65"), ("WhiteElo", "2700")]);
     }
 }

@@ -7,19 +7,14 @@ use std::io;
 use crate::{
     cli::{ReportArgs, StatsArgs},
     exit::ExitStatus,
-    options::KeepTags,
     pipeline,
-    stats::{Accumulator, report},
+    stats::{Accumulator, game, report},
 };
 
 /// Runs `stats`.
 pub fn run(args: StatsArgs) -> anyhow::Result<ExitStatus> {
     let mut run = super::resolve(&args.input, false);
-    // The tables are keyed by tags beyond the roster, and by opening.
-    run.replay.keep_tags = KeepTags::Only(crate::stats::game::TAGS);
-    run.replay.classify_openings = true;
-    // Warnings are not reported: only `UnsupportedVariant` is read.
-    run.replay.skip_tag_checks = true;
+    run.replay = game::replay_options(run.replay);
     let (counted, inputs) =
         pipeline::fold(&run.files, run.replay, run.pipeline, &run.progress, Accumulator::add)?;
     let stats = counted.finish();

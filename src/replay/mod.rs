@@ -440,7 +440,7 @@ fn bad_fen(tags: &TagSet, error: impl std::fmt::Display, line: u64) -> Setup {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::record::Selection;
+    use crate::{options::TagNames, record::Selection};
 
     /// The records of `pgn` replayed with `roster_for`.
     fn records(pgn: &str, roster_for: Selection) -> Vec<GameRecord> {
@@ -459,7 +459,7 @@ mod tests {
                    [Event \"F\"]\n\n1. d4 *\n\n\
                    [WhiteElo \"1900\"]\n[ECO \"A00\"]\n\n1. a3 0-1\n\n";
         let options = ReplayOptions {
-            keep_tags: KeepTags::Only(&["ECO", "WhiteElo"]),
+            keep_tags: KeepTags::Only(TagNames::new(&["ECO", "WhiteElo"])),
             ..ReplayOptions::default()
         };
         let chunk = Chunk::from_bytes("t", pgn.as_bytes().to_vec());

@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::{
     openings::{OpeningBook, OpeningId},
+    options::{KeepTags, ReplayOptions, TagNames},
     record::GameRecord,
     replay::tags::given,
 };
@@ -173,32 +174,45 @@ pub struct GameFacts<'a> {
 }
 
 /// The tags `GameFacts::of` reads: the only ones `stats` asks the replay
-/// to keep.
-pub const TAGS: &[&str] =
-    &["WhiteElo", "BlackElo", "Date", "UTCDate", "TimeControl", "ECO", "Opening", "Termination"];
+/// to keep. It reads them by their place in this list.
+pub const TAGS: TagNames = TagNames::new(&[
+    "WhiteElo",
+    "BlackElo",
+    "Date",
+    "UTCDate",
+    "TimeControl",
+    "ECO",
+    "Opening",
+    "Termination",
+]);
+
+/// The replay options of `stats`, from the command line's `base`: the
+/// kept tags are [`TAGS`], openings are classified, and tag sections are
+/// not checked (their only output is warnings, which `stats` does not
+/// report; only `UnsupportedVariant` is read).
+pub fn replay_options(base: ReplayOptions) -> ReplayOptions {
+    ReplayOptions {
+        keep_tags: KeepTags::Only(TAGS),
+        classify_openings: true,
+        skip_tag_checks: true,
+        ..base
+    }
+}
 
 impl<'a> GameFacts<'a> {
-    /// Reads a record's tags (the first of duplicated tags counts). The
+    /// Reads a record's tags, kept by `KeepTags::Only(TAGS)` (the first of
+    /// duplicated tags counts; tags kept otherwise are not read). The
     /// opening is the `ECO` and `Opening` tags when present (ignoring `?`);
     /// what is missing comes from the book opening replay classified the
     /// game as, whose name is taken only when its ECO code is the one used.
     pub fn of(record: &'a GameRecord) -> GameFacts<'a> {
-        let [mut white_elo, mut black_elo, mut date, mut utc_date, mut time_control] = [None; 5];
-        let [mut eco, mut name, mut termination] = [None; 3];
-        for (tag, value) in record.tags.iter() {
-            let slot = match tag {
-                "WhiteElo" => &mut white_elo,
-                "BlackElo" => &mut black_elo,
-                "Date" => &mut date,
-                "UTCDate" => &mut utc_date,
-                "TimeControl" => &mut time_control,
-                "ECO" => &mut eco,
-                "Opening" => &mut name,
-                "Termination" => &mut termination,
-                _ => continue,
-            };
-            slot.get_or_insert(value);
+        let mut values = [None; TAGS.len()];
+        for (place, value) in record.tags.listed() {
+            if let Some(slot) = values.get_mut(place) {
+                slot.get_or_insert(value);
+            }
         }
+        let [white_elo, black_elo, date, utc_date, time_control, eco, name, termination] = values;
         let (mut eco, mut name) = (eco.and_then(given), name.and_then(given));
         let mut book_opening = None;
         // The book is built on first use: not at all for games that name

@@ -535,11 +535,7 @@ fn count(map: &mut BTreeMap<String, u64>, key: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{
-        chunk::Chunk,
-        options::{KeepTags, ReplayOptions},
-        replay::Replayer,
-    };
+    use crate::{chunk::Chunk, options::ReplayOptions, replay::Replayer};
 
     fn tally(white_wins: u64, draws: u64, black_wins: u64, unfinished: u64, other: u64) -> Tally {
         Tally {
@@ -652,12 +648,7 @@ mod tests {
     /// The records of the committed sample, replayed as `stats` replays
     /// them.
     fn sample_records() -> Vec<GameRecord> {
-        let options = ReplayOptions {
-            keep_tags: KeepTags::Only(game::TAGS),
-            classify_openings: true,
-            skip_tag_checks: true,
-            ..ReplayOptions::default()
-        };
+        let options = game::replay_options(ReplayOptions::default());
         let bytes = include_bytes!("../../fixtures/sample.pgn").to_vec();
         let mut records = Vec::new();
         Replayer::new(options).replay(&Chunk::from_bytes("t", bytes), |r| records.push(r));
