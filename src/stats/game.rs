@@ -200,8 +200,10 @@ pub fn replay_options(base: ReplayOptions) -> ReplayOptions {
 }
 
 impl<'a> GameFacts<'a> {
-    /// Reads a record's tags, kept by `KeepTags::Only(TAGS)` (the first of
-    /// duplicated tags counts; tags kept otherwise are not read). The
+    /// Reads a record's tags, which must have been kept by
+    /// `KeepTags::Only(TAGS)` ([`replay_options`]): they are read by their
+    /// place in `TAGS`, and tags kept by name are not read. The first of
+    /// duplicated tags counts. The
     /// opening is the `ECO` and `Opening` tags when present (ignoring `?`);
     /// what is missing comes from the book opening replay classified the
     /// game as, whose name is taken only when its ECO code is the one used.
