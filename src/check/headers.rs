@@ -5,7 +5,7 @@
 //! Input: records with their tags; output: `Finding`s at the game's first
 //! line (records keep tags without their lines), naming the tag.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use super::{
     Finding,
@@ -68,13 +68,12 @@ pub fn check(i: usize, r: &GameRecord, findings: &mut Vec<Finding>) {
 /// What is out of order when the tags present of the Seven Tag Roster are
 /// not the first tags, in roster order.
 fn roster_order(r: &GameRecord) -> Option<String> {
-    let mut names: Vec<&str> = Vec::new();
-    for (name, _) in r.tags.iter() {
-        if !names.contains(&name) {
-            names.push(name);
-        }
-    }
-    let expected: Vec<&str> = ROSTER.iter().copied().filter(|n| names.contains(n)).collect();
+    // Each name once, where it first stands (a set: a hostile game may
+    // have a hundred thousand tags).
+    let mut seen = HashSet::new();
+    let names: Vec<&str> =
+        r.tags.iter().map(|(name, _)| name).filter(|n| seen.insert(*n)).collect();
+    let expected: Vec<&str> = ROSTER.iter().copied().filter(|n| seen.contains(n)).collect();
     let first = &names[..expected.len()];
     (first != expected).then(|| {
         format!(

@@ -27,56 +27,112 @@ fn refer(r: &GameRecord) -> String {
     format!("game {} (line {})", r.index, r.line)
 }
 
+/// Short games with the same moves are compared by their players with at
+/// most this many earlier ones; past them, only a game whose players' names
+/// fold to the same words is found. (A file of thousands of forfeits
+/// `1. e4 1-0` would otherwise compare every pair of them.)
+const MAX_COMPARED: usize = 64;
+
+/// The earlier games with one sequence of moves.
+#[derive(Default)]
+struct SameMoves {
+    /// The first [`MAX_COMPARED`], with their players' folded names.
+    compared: Vec<(usize, Sides)>,
+    /// Every one by its players' folded names, the first of each pair.
+    by_names: HashMap<PairKey, usize>,
+}
+
+/// White's and Black's names, folded ([`players::fold`]).
+type Sides = [Vec<String>; 2];
+
+/// Two players' folded names, with their words sorted, in either colour:
+/// equal for games that [`same_players`] joins because their names are
+/// the same words.
+type PairKey = [Vec<String>; 2];
+
+fn pair_key([white, black]: &Sides) -> Option<PairKey> {
+    let sorted = |words: &Vec<String>| {
+        let mut words = words.clone();
+        words.sort_unstable();
+        words
+    };
+    let (white, black) = (sorted(white), sorted(black));
+    // Empty names are no one's: `same_players` joins them with no name.
+    if white.is_empty() || black.is_empty() {
+        return None;
+    }
+    Some(if white <= black { [white, black] } else { [black, white] })
+}
+
 /// Reports duplicated games: equal moves (at least one) and the same two
 /// players in either colour, or names that are spellings of theirs, or
 /// any names when the game is long. Returns the copies (every game after
 /// the first of its kind), which the pairing checks then skip.
 pub fn duplicates(records: &[GameRecord], findings: &mut Vec<Finding>) -> HashSet<usize> {
-    let mut by_moves: HashMap<(u64, u32), Vec<usize>> = HashMap::new();
+    let mut by_moves: HashMap<(u64, u32), SameMoves> = HashMap::new();
     let mut copies = HashSet::new();
     for (i, r) in records.iter().enumerate().filter(|(_, r)| r.plies > 0) {
         let earlier = by_moves.entry((r.moves_hash, r.plies)).or_default();
-        let original = earlier
-            .iter()
-            .copied()
-            .find(|&j| r.plies >= COPIED_GAME_PLIES || same_players(r, &records[j]));
-        match original {
-            Some(j) => {
-                copies.insert(i);
-                let o = &records[j];
-                let names = |g: &GameRecord| {
-                    format!(
-                        "{} - {}",
-                        g.white.as_deref().unwrap_or("?"),
-                        g.black.as_deref().unwrap_or("?")
-                    )
-                };
-                findings.push(Finding::game(
-                    Code::DuplicateGame,
-                    i,
-                    r,
-                    format!(
-                        "the same {} as {} in {} ({})",
-                        if r.plies == 1 { "move".to_owned() } else { format!("{} plies", r.plies) },
-                        refer(o),
-                        o.file,
-                        names(o)
-                    ),
-                ));
+        let original = if r.plies >= COPIED_GAME_PLIES {
+            let first = earlier.compared.first().map(|&(j, _)| j);
+            if first.is_none() {
+                earlier.compared.push((i, Sides::default()));
             }
-            None => earlier.push(i),
+            first
+        } else {
+            let fold = |name: &Option<CompactString>| players::fold(name.as_deref().unwrap_or(""));
+            let sides = [fold(&r.white), fold(&r.black)];
+            let key = pair_key(&sides);
+            let compared = earlier
+                .compared
+                .iter()
+                .find(|(_, other)| same_players(&sides, other))
+                .map(|&(j, _)| j);
+            let named = key.as_ref().and_then(|key| earlier.by_names.get(key).copied());
+            let original = compared.into_iter().chain(named).min();
+            if original.is_none() {
+                if let Some(key) = key {
+                    earlier.by_names.insert(key, i);
+                }
+                if earlier.compared.len() < MAX_COMPARED {
+                    earlier.compared.push((i, sides));
+                }
+            }
+            original
+        };
+        if let Some(j) = original {
+            copies.insert(i);
+            let o = &records[j];
+            let names = |g: &GameRecord| {
+                format!(
+                    "{} - {}",
+                    g.white.as_deref().unwrap_or("?"),
+                    g.black.as_deref().unwrap_or("?")
+                )
+            };
+            findings.push(Finding::game(
+                Code::DuplicateGame,
+                i,
+                r,
+                format!(
+                    "the same {} as {} in {} ({})",
+                    if r.plies == 1 { "move".to_owned() } else { format!("{} plies", r.plies) },
+                    refer(o),
+                    o.file,
+                    names(o)
+                ),
+            ));
         }
     }
     copies
 }
 
-/// Whether two games are between the same two people, in either colour.
-fn same_players(a: &GameRecord, b: &GameRecord) -> bool {
-    let same = |x: &Option<CompactString>, y: &Option<CompactString>| {
-        players::same_person(x.as_deref().unwrap_or(""), y.as_deref().unwrap_or(""))
-    };
-    (same(&a.white, &b.white) && same(&a.black, &b.black))
-        || (same(&a.white, &b.black) && same(&a.black, &b.white))
+/// Whether two games, by their players' folded names, are between the
+/// same two people, in either colour.
+fn same_players([white, black]: &Sides, [other_white, other_black]: &Sides) -> bool {
+    let same = |a: &[String], b: &[String]| players::compatible(a, b);
+    (same(white, other_white) && same(black, other_black))
+        || (same(white, other_black) && same(black, other_white))
 }
 
 /// How often a pair may meet.
@@ -210,6 +266,33 @@ fn ordinal(n: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::check::event::tests::record;
+
+    #[test]
+    fn a_short_copy_is_found_past_the_games_compared_by_spelling() {
+        // More games of the same single move than are compared one by one.
+        let game = |white: &str, black: &str| record(&[("White", white), ("Black", black)]);
+        let mut games: Vec<GameRecord> = (0..MAX_COMPARED + 20)
+            .map(|n| game(&format!("Wplayer{n}, Anna"), &format!("Bplayer{n}, Bert")))
+            .collect();
+        let late = MAX_COMPARED + 10;
+        // A spelling of an early game's players; a late game's players in
+        // the other colours; a spelling of a late game's players, which is
+        // past what is compared one by one.
+        games.push(game("Wplayer3, A", "Bplayer3, B"));
+        games.push(game(&format!("Bplayer{late}, Bert"), &format!("Wplayer{late}, Anna")));
+        games.push(game(&format!("Wplayer{late}, A"), &format!("Bplayer{late}, B")));
+        let mut findings = Vec::new();
+        let copies = duplicates(&games, &mut findings);
+        let first_copy = MAX_COMPARED + 20;
+        assert_eq!(copies, HashSet::from([first_copy, first_copy + 1]));
+        let originals: Vec<(usize, bool)> = findings
+            .iter()
+            .map(|f| (f.record, f.message.contains(&format!("Wplayer{late}, Anna - "))))
+            .collect();
+        assert_eq!(originals, [(first_copy, false), (first_copy + 1, true)]);
+        assert!(findings[0].message.contains("(Wplayer3, Anna - Bplayer3, Bert)"));
+    }
 
     #[test]
     fn meetings_follow_the_format_or_the_rounds() {

@@ -336,7 +336,7 @@ fn start_position(
     warnings: &mut Vec<Warning>,
     line: u64,
 ) -> (Cow<'static, str>, Setup) {
-    let line_of_fen = || tags::tag_line(tag_bytes, "FEN", 0, line);
+    let line_of_fen = || tags::tag_line(tag_bytes, "FEN", line);
     let rules = rules_of(tags.variant.map(|variant| tags.text(variant)).as_deref());
     let fen = match tags
         .fen

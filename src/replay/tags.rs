@@ -7,7 +7,10 @@
 //! Latin-1 (PGN's official charset) when they are not valid UTF-8. `check`
 //! turns missing, malformed, duplicated and unreadable tags into warnings.
 
-use std::borrow::Cow;
+use std::{
+    borrow::Cow,
+    collections::{HashMap, hash_map::Entry},
+};
 
 use memchr::{memchr, memchr_iter, memchr3};
 use pgn_reader::RawTag;
@@ -32,8 +35,8 @@ pub struct TagSet<'a> {
     pub fen: Option<RawTag<'a>>,
     /// `Variant` tag, as written.
     pub variant: Option<RawTag<'a>>,
-    /// Names of tags given more than once.
-    pub duplicates: Vec<String>,
+    /// Tags given more than once, each name once, at its second occurrence.
+    pub duplicates: Vec<Duplicate<'a>>,
     /// How many tag pairs the splitter read.
     pub count: usize,
     /// How many tag lines the splitter could not read (no closing quote).
@@ -151,6 +154,31 @@ fn sketch(name: &[u8]) -> u32 {
     (name.len() as u32) << 16 | u32::from(first.unwrap_or(0)) << 8 | u32::from(last.unwrap_or(0))
 }
 
+/// A tag name given more than once in a game.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Duplicate<'a> {
+    /// The name, as text.
+    pub name: String,
+    /// The name as written at its second occurrence, in the bytes of its
+    /// chunk: where the warning points.
+    written: &'a [u8],
+}
+
+/// How many tag names of a game are compared one by one; past that, they
+/// go into a hash map, so that a hostile section of a hundred thousand tags
+/// takes linear time.
+const NAME_SCAN_LIMIT: usize = 64;
+
+/// A tag name of the game being read.
+#[derive(Debug, Clone, Copy)]
+struct SeenName<'a> {
+    /// See [`sketch`].
+    sketch: u32,
+    name: &'a [u8],
+    /// Whether the name was given again.
+    again: bool,
+}
+
 /// Collects the tags of one game, as the splitter reads them; one per
 /// chunk, reset for each game.
 #[derive(Debug, Default)]
@@ -159,8 +187,11 @@ pub struct TagCollector<'a> {
     pub tags: TagSet<'a>,
     /// Which tags to keep in `TagSet::all`.
     pub keep: KeepTags,
-    /// The tag names seen in this game, each with its [`sketch`].
-    seen: Vec<(u32, &'a [u8])>,
+    /// The tag names seen in this game, up to [`NAME_SCAN_LIMIT`].
+    seen: Vec<SeenName<'a>>,
+    /// Past [`NAME_SCAN_LIMIT`]: every name seen, and whether it was given
+    /// again.
+    seen_many: HashMap<&'a [u8], bool>,
     /// The kept tags of this game, as written, until the section is read.
     kept: Vec<(KeptName<'a>, RawTag<'a>)>,
 }
@@ -180,6 +211,7 @@ impl<'a> TagCollector<'a> {
         tags.unreadable = 0;
         tags.all.clear();
         self.seen.clear();
+        self.seen_many.clear();
         self.kept.clear();
     }
 
@@ -218,15 +250,34 @@ impl<'a> TagCollector<'a> {
         }
     }
 
+    /// Notes a tag name, and a duplicate at its second occurrence.
     fn note_name(&mut self, name: &'a [u8]) {
-        let sketch = sketch(name);
-        if self.seen.iter().any(|&(seen_sketch, seen)| seen_sketch == sketch && seen == name) {
-            let name = String::from_utf8_lossy(name).into_owned();
-            if !self.tags.duplicates.contains(&name) {
-                self.tags.duplicates.push(name);
+        if self.seen.len() == NAME_SCAN_LIMIT {
+            let seen = self.seen.drain(..).map(|seen| (seen.name, seen.again));
+            self.seen_many.extend(seen);
+        }
+        // Whether the name had been given, and if so given again already.
+        let earlier = if self.seen_many.is_empty() {
+            let sketch = sketch(name);
+            match self.seen.iter_mut().find(|seen| seen.sketch == sketch && seen.name == name) {
+                Some(seen) => Some(std::mem::replace(&mut seen.again, true)),
+                None => {
+                    self.seen.push(SeenName { sketch, name, again: false });
+                    None
+                }
             }
         } else {
-            self.seen.push((sketch, name));
+            match self.seen_many.entry(name) {
+                Entry::Occupied(mut seen) => Some(std::mem::replace(seen.get_mut(), true)),
+                Entry::Vacant(seen) => {
+                    seen.insert(false);
+                    None
+                }
+            }
+        };
+        if earlier == Some(false) {
+            let text = String::from_utf8_lossy(name).into_owned();
+            self.tags.duplicates.push(Duplicate { name: text, written: name });
         }
     }
 
@@ -270,19 +321,41 @@ pub fn check(tags: &TagSet<'_>, bytes: &[u8], line: u64, warnings: &mut Vec<Warn
                     warnings.push(Warning {
                         kind: WarningKind::MalformedTag,
                         message: format!("{name} \"{}\": {problem}", text(value)).into(),
-                        line: tag_line(bytes, name, 0, line),
+                        line: tag_line(bytes, name, line),
                     });
                 }
             }
         }
     }
-    for name in &tags.duplicates {
+    let lines = lines_at(bytes, line, tags.duplicates.iter().map(|duplicate| duplicate.written));
+    for (duplicate, line) in tags.duplicates.iter().zip(lines) {
+        let name = &duplicate.name;
         warnings.push(Warning {
             kind: WarningKind::DuplicateTag,
             message: format!("tag {name} appears more than once; the first value is used").into(),
-            line: tag_line(bytes, name, 1, line),
+            line,
         });
     }
+}
+
+/// The line of each of `parts`, slices of the section `bytes` that starts
+/// on `line` (`line` for a part from elsewhere), in one pass over `bytes`.
+fn lines_at<'p>(bytes: &[u8], line: u64, parts: impl Iterator<Item = &'p [u8]>) -> Vec<u64> {
+    let start = bytes.as_ptr() as usize;
+    let (mut lines, mut by_place) = (Vec::new(), Vec::new());
+    for (i, part) in parts.enumerate() {
+        lines.push(line);
+        let at = (part.as_ptr() as usize).checked_sub(start).filter(|&at| at <= bytes.len());
+        by_place.extend(at.map(|at| (at, i)));
+    }
+    by_place.sort_unstable();
+    let (mut counted, mut current) = (0, line);
+    for (at, i) in by_place {
+        current += memchr_iter(b'\n', &bytes[counted..at]).count() as u64;
+        counted = at;
+        lines[i] = current;
+    }
+    lines
 }
 
 /// The warning for each roster tag when it is missing, indexed like
@@ -350,18 +423,17 @@ fn is_round(value: &[u8]) -> bool {
             .all(|part| !part.is_empty() && part.iter().all(u8::is_ascii_digit))
 }
 
-/// Line of the `nth` (0-based) `[name ` tag in the section `bytes` that
-/// starts on `line`; `line` itself when there is no such tag.
-pub fn tag_line(bytes: &[u8], name: &str, nth: usize, line: u64) -> u64 {
+/// Line of the first `[name ` tag in the section `bytes` that starts on
+/// `line`; `line` itself when there is no such tag.
+pub fn tag_line(bytes: &[u8], name: &str, line: u64) -> u64 {
     lines(bytes, line)
-        .filter(|(_, text)| {
+        .find(|(_, text)| {
             let text = text.trim_ascii_start();
             text.strip_prefix(b"[").is_some_and(|rest| {
                 rest.starts_with(name.as_bytes())
                     && rest.get(name.len()).is_some_and(|b| b.is_ascii_whitespace() || *b == b'"')
             })
         })
-        .nth(nth)
         .map_or(line, |(n, _)| n)
 }
 
@@ -499,7 +571,8 @@ mod tests {
                 ("Event", "again"),
             ]
         );
-        assert_eq!(collector.tags.duplicates, ["Event"]);
+        let duplicates: Vec<_> = collector.tags.duplicates.iter().map(|d| &d.name).collect();
+        assert_eq!(duplicates, ["Event"]);
         assert_eq!(collector.tags.count, 10);
         assert_eq!(collector.tags.get("Event").as_deref(), Some("Open"), "the first value counts");
         assert_eq!(collector.tags.get("Black").as_deref(), Some("Müller"));
@@ -508,6 +581,37 @@ mod tests {
         collector.tag(b"Event", RawTag(b"next game"));
         assert!(collector.tags.duplicates.is_empty());
         assert_eq!(collector.tags.get("Event").as_deref(), Some("next game"));
+    }
+
+    #[test]
+    fn duplicates_past_the_scan_limit_are_found_once_on_their_second_line() {
+        // Every name once, then every even one again, then every fourth a
+        // third time: more names than are compared one by one.
+        let count = 3 * NAME_SCAN_LIMIT;
+        let names: Vec<String> = (0..count).map(|n| format!("T{n}")).collect();
+        let mut section = String::new();
+        for (pass, step) in [1, 2, 4].into_iter().enumerate() {
+            for name in names.iter().step_by(step) {
+                section.push_str(&format!("[{name} \"{pass}\"]\n"));
+            }
+        }
+        let mut collector = TagCollector::default();
+        for line in section.as_bytes().split(|&b| b == b'\n').filter(|l| !l.is_empty()) {
+            let (name, value) = split_tag_line(line).unwrap();
+            collector.tag(name, RawTag(value));
+        }
+        let mut warnings = Vec::new();
+        check(&collector.tags, section.as_bytes(), 10, &mut warnings);
+        let found: Vec<(String, u64)> = warnings
+            .iter()
+            .filter(|w| w.kind == WarningKind::DuplicateTag)
+            .map(|w| (w.message.split(' ').nth(1).unwrap().to_owned(), w.line))
+            .collect();
+        let expected: Vec<(String, u64)> = (0..count)
+            .step_by(2)
+            .map(|n| (names[n].clone(), (10 + count + n / 2) as u64))
+            .collect();
+        assert_eq!(found, expected);
     }
 
     #[test]

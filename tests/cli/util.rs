@@ -1,9 +1,10 @@
 //! Running the `arbiter` binary and reading what it prints.
 
 use std::{
-    io::Write,
+    io::{Read, Write},
     path::PathBuf,
     process::{Command, Output, Stdio},
+    time::{Duration, Instant},
 };
 
 use serde_json::Value;
@@ -80,6 +81,47 @@ pub fn run_with_stdin(args: &[&str], input: &[u8]) -> Run {
     });
     let output = child.wait_with_output().expect("arbiter finishes");
     writer.join().expect("stdin writer");
+    finish(output)
+}
+
+/// Runs `arbiter args...` with no standard input, and fails the test if it
+/// has not finished within `limit`: for inputs built to make a step of
+/// super-linear time hang (a watchdog, not a measure of speed).
+pub fn run_within(args: &[&str], limit: Duration) -> Run {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the arbiter binary runs");
+    // Drained from other threads so that a full pipe cannot stall it.
+    let drain = |mut pipe: Box<dyn Read + Send>| {
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            pipe.read_to_end(&mut bytes).expect("read arbiter's output");
+            bytes
+        })
+    };
+    let stdout = drain(Box::new(child.stdout.take().expect("piped stdout")));
+    let stderr = drain(Box::new(child.stderr.take().expect("piped stderr")));
+    let deadline = Instant::now() + limit;
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait for arbiter") {
+            break status;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("arbiter {args:?} did not finish within {limit:?}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let output = Output {
+        status,
+        stdout: stdout.join().expect("stdout reader"),
+        stderr: stderr.join().expect("stderr reader"),
+    };
     finish(output)
 }
 
