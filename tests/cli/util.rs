@@ -3,14 +3,12 @@
 use std::{
     io::{Read, Write},
     path::PathBuf,
-    process::{Command, Output, Stdio},
+    process::{Child, Command, Output, Stdio},
     time::{Duration, Instant},
 };
 
 use serde_json::Value;
 
-/// Absolute path of a file under `fixtures/`, as a string for the command
-/// line (records name their file exactly as it was given).
 /// The sample and every fixture of `fixtures/rules` and
 /// `fixtures/bad-input`, in name order.
 pub fn every_fixture() -> Vec<String> {
@@ -28,6 +26,8 @@ pub fn every_fixture() -> Vec<String> {
     paths
 }
 
+/// Absolute path of a file under `fixtures/`, as a string for the command
+/// line (records name their file exactly as it was given).
 pub fn fixture(relative: &str) -> String {
     let path: PathBuf = [env!("CARGO_MANIFEST_DIR"), "fixtures", relative].iter().collect();
     assert!(path.exists(), "missing fixture {}", path.display());
@@ -63,15 +63,21 @@ pub fn run(args: &[&str]) -> Run {
     finish(output)
 }
 
-/// Runs `arbiter args...` with `input` on standard input.
-pub fn run_with_stdin(args: &[&str], input: &[u8]) -> Run {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+/// Starts `arbiter args...` with `stdin` as standard input and its output
+/// piped.
+fn spawn(args: &[&str], stdin: Stdio) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_arbiter"))
         .args(args)
-        .stdin(Stdio::piped())
+        .stdin(stdin)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .expect("the arbiter binary runs");
+        .expect("the arbiter binary runs")
+}
+
+/// Runs `arbiter args...` with `input` on standard input.
+pub fn run_with_stdin(args: &[&str], input: &[u8]) -> Run {
+    let mut child = spawn(args, Stdio::piped());
     let mut stdin = child.stdin.take().expect("piped stdin");
     let input = input.to_vec();
     // Write from another thread so a large input cannot deadlock on a full
@@ -88,13 +94,7 @@ pub fn run_with_stdin(args: &[&str], input: &[u8]) -> Run {
 /// has not finished within `limit`: for inputs built to make a step of
 /// super-linear time hang (a watchdog, not a measure of speed).
 pub fn run_within(args: &[&str], limit: Duration) -> Run {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_arbiter"))
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the arbiter binary runs");
+    let mut child = spawn(args, Stdio::null());
     // Drained from other threads so that a full pipe cannot stall it.
     let drain = |mut pipe: Box<dyn Read + Send>| {
         std::thread::spawn(move || {
