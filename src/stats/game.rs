@@ -203,10 +203,10 @@ impl<'a> GameFacts<'a> {
     /// Reads a record's tags, which must have been kept by
     /// `KeepTags::Only(TAGS)` ([`replay_options`]): they are read by their
     /// place in `TAGS`, and tags kept by name are not read. The first of
-    /// duplicated tags counts. The
-    /// opening is the `ECO` and `Opening` tags when present (ignoring `?`);
-    /// what is missing comes from the book opening replay classified the
-    /// game as, whose name is taken only when its ECO code is the one used.
+    /// duplicated tags counts. The opening is the `ECO` and `Opening` tags
+    /// when present (ignoring `?`); what is missing comes from the book
+    /// opening replay classified the game as, whose name is taken only when
+    /// its ECO code is the one used.
     pub fn of(record: &'a GameRecord) -> GameFacts<'a> {
         let mut values = [None; TAGS.len()];
         for (place, value) in record.tags.listed() {

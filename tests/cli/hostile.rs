@@ -1,9 +1,9 @@
 //! Inputs built to make one step take super-linear time: a tag section of
 //! a hundred thousand tags, each given twice (read by the replay, and by
 //! `check` for the roster's order), and thousands of short games of the
-//! same move between different players (`check`'s search for copies). Each run must finish within
-//! a watchdog (a hang fails the test; speed is measured in `benches/`),
-//! with every finding where it belongs.
+//! same move between different players (`check`'s search for copies).
+//! Each run must finish within a watchdog (a hang fails the test; speed is
+//! measured in `benches/`), with every finding where it belongs.
 
 use std::{fs, time::Duration};
 
