@@ -101,10 +101,10 @@ fn replay_group(c: &mut Criterion, group_name: &str, options: ReplayOptions) {
         let chunk = Chunk::from_bytes("bench", bytes);
         let mut replayer = Replayer::new(options);
         let mut games = 0;
-        replayer.replay(&chunk, |_| games += 1);
+        replayer.replay(&chunk, &mut (), |_, ()| games += 1);
         group.throughput(Throughput::Elements(games));
         group.bench_function(name, |b| {
-            b.iter(|| replayer.replay(&chunk, |record| drop(black_box(record))))
+            b.iter(|| replayer.replay(&chunk, &mut (), |record, ()| drop(black_box(record))))
         });
     }
     group.finish();
@@ -220,10 +220,10 @@ fn tokenize(c: &mut Criterion) {
 struct Discard(u64);
 
 impl Sink for Discard {
-    fn record(&mut self, record: &GameRecord) -> io::Result<()> {
+    fn record(&mut self, record: &GameRecord, (): ()) -> io::Result<ControlFlow<()>> {
         black_box(record);
         self.0 += 1;
-        Ok(())
+        Ok(ControlFlow::Continue(()))
     }
 }
 
@@ -253,6 +253,7 @@ fn pipeline(c: &mut Criterion) {
                     ReplayOptions::default(),
                     options,
                     &Progress::hidden(),
+                    || (),
                     &mut sink,
                 )
                 .expect("pipeline run");

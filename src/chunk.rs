@@ -261,9 +261,7 @@ mod tests {
         assert_eq!(find_cut(GAMES, 1, false), Some(starts[1]));
         assert_eq!(find_cut(&GAMES[..starts[1] + 7], 1, false), None, "a tag pair cut short");
         // And these are the games the replay finds, whole or cut anywhere.
-        let mut replayer = Replayer::new(ReplayOptions::default());
-        let mut lines = Vec::new();
-        replayer.replay(&Chunk::from_bytes("t", GAMES.to_vec()), |record| lines.push(record.line));
+        let lines: Vec<u64> = crate::testing::replay(GAMES).iter().map(|r| r.line).collect();
         let line_of = |at: usize| 1 + text[..at].matches('\n').count() as u64;
         assert_eq!(lines, starts.iter().map(|&at| line_of(at)).collect::<Vec<_>>());
     }
@@ -273,17 +271,19 @@ mod tests {
     fn replay_in_chunks(bytes: &[u8], target: usize) -> Vec<GameRecord> {
         let mut replayer = Replayer::new(ReplayOptions::default());
         let mut records = Vec::new();
-        let mut at = 0;
+        let (mut at, mut games_before) = (0, 0);
         while at < bytes.len() {
             let len = find_cut(&bytes[at..], target, true).unwrap();
             let mut chunk = Chunk::from_bytes("t", bytes[at..at + len].to_vec());
             chunk.offset = at as u64;
             let lines_before = bytes[..at].iter().filter(|&&b| b == b'\n').count() as u64;
-            let lines = replayer.replay(&chunk, |mut record| {
+            let count = replayer.replay(&chunk, &mut (), |mut record, ()| {
                 record.shift_lines(lines_before);
+                record.index += games_before;
                 records.push(record);
             });
-            assert_eq!(lines, chunk.bytes().iter().filter(|&&b| b == b'\n').count() as u64);
+            assert_eq!(count.lines, chunk.bytes().iter().filter(|&&b| b == b'\n').count() as u64);
+            games_before += count.games;
             at += len;
         }
         records

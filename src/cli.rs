@@ -108,6 +108,9 @@ pub struct GamesArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = GamesFormat::Csv)]
     pub format: GamesFormat,
+    /// Print the first N games only, and stop reading the input there.
+    #[arg(long, value_name = "N")]
+    pub limit: Option<u64>,
 }
 
 /// Output formats of `games`.

@@ -24,13 +24,19 @@
 use std::{
     hash::{BuildHasher, Hash, Hasher},
     num::NonZeroU32,
+    ops::ControlFlow,
     sync::OnceLock,
 };
 
 use hashbrown::{DefaultHashBuilder, HashMap, HashTable};
 use shakmaty::{Bitboard, Board, Chess, Color, Move, Position, Square, san::San};
 
-use crate::replay::{resolve::Replayable, rules::legal_en_passant};
+use crate::replay::{
+    observer::{GameEnd, Observer},
+    resolve::Replayable,
+    rules::legal_en_passant,
+    tags::{TagSet, given},
+};
 
 /// A position as the book tells positions apart: the repetition rule's
 /// identity (pieces, side to move, castling rights, and the en passant
@@ -336,6 +342,49 @@ impl OpeningBook {
     /// Whether the book is empty.
     pub fn is_empty(&self) -> bool {
         self.openings.is_empty()
+    }
+}
+
+/// The observer that classifies each game from the standard position by
+/// the deepest book opening it passes through, unless its tags give both
+/// its `ECO` code and its `Opening` name (as lichess's dumps do): the book
+/// would not be read for it.
+#[derive(Debug, Default)]
+pub struct Classifier {
+    /// Whether the game's tags name its opening.
+    named: bool,
+    /// The walk of the game on book positions, while it is on them.
+    walk: Option<BookWalk>,
+    /// The deepest opening passed through.
+    opening: Option<OpeningId>,
+}
+
+impl Observer for Classifier {
+    type Output = Option<OpeningId>;
+
+    fn tags(&mut self, tags: &TagSet<'_>) -> ControlFlow<()> {
+        let given = |name| tags.first(name).as_deref().and_then(given).is_some();
+        self.named = given("ECO") && given("Opening");
+        ControlFlow::Continue(())
+    }
+
+    fn start<P: Position>(&mut self, _pos: &P, standard: bool) {
+        self.opening = None;
+        self.walk = (standard && !self.named).then(|| BookWalk::new(OpeningBook::standard()));
+    }
+
+    fn after_move<P: Position>(&mut self, pos: &P, m: &Move, _ply: u32, mainline: bool) {
+        let Some(walk) = self.walk.as_mut().filter(|_| mainline) else { return };
+        match walk.play(*m, pos) {
+            BookEntry::OnPath(opening) => self.opening = opening.or(self.opening),
+            // Off every book line: the rest of the game is not looked up.
+            BookEntry::OffBook => self.walk = None,
+        }
+    }
+
+    fn end_game(&mut self, _game: &GameEnd<'_, '_>) -> Option<OpeningId> {
+        self.walk = None;
+        self.opening.take()
     }
 }
 

@@ -8,13 +8,16 @@
 //! flight at any time, so memory does not grow with the input, and the
 //! output is the same for any number of threads or any chunk size.
 //!
-//! `fold` is the path for aggregates (`stats`): each worker folds the
-//! records into an aggregate of its own where they were made, and only the
-//! aggregates travel to the calling thread, which merges them at the end.
+//! Consumers are observers of the replay (`replay::observer`): `run`
+//! delivers each record with its observer's output to a sink, which may
+//! stop the run; `fold` is the path for aggregates (`stats`): each worker's
+//! observer counts the games where they were made, and only the observers
+//! travel to the calling thread, which merges them at the end.
 
 use std::{
     collections::BTreeMap,
     io,
+    ops::ControlFlow,
     sync::{
         Arc, Mutex, PoisonError,
         mpsc::{Receiver, SyncSender, channel, sync_channel},
@@ -29,10 +32,18 @@ use crate::{
     options::{PipelineOptions, ReplayOptions},
     progress::Progress,
     record::GameRecord,
-    replay::Replayer,
+    replay::{ChunkCount, Replayer, observer::Observer},
     sink::{Sink, Summary, report_input_error},
-    stats::Merge,
 };
+
+/// Combining two aggregates of disjoint sets of games into the aggregate of
+/// their union. Implementations are associative and commutative, and
+/// `Default::default()` is the identity (counts add; they saturate at
+/// `u64::MAX` rather than wrap).
+pub trait Merge {
+    /// Adds `other` into `self`.
+    fn merge(&mut self, other: Self);
+}
 
 /// What flows from the chunker to the sink, numbered to keep input order.
 enum Work {
@@ -51,37 +62,42 @@ enum Outcome<T> {
     Done,
 }
 
-/// A chunk's records, with lines counted from the chunk's first, and how
-/// many line breaks the chunk has: the chunker does not read a chunk's
-/// bytes, so lines are made lines of the input when the records are put
-/// back in order (counting them in the chunker read every byte twice: 1%
-/// of `validate`'s CPU time on lichess games).
-struct Replayed {
-    records: Vec<GameRecord>,
-    lines: u64,
+/// A chunk's games, their records and the observer's outputs, with lines
+/// counted from the chunk's first and games from its first: the chunker
+/// does not read a chunk's bytes, so games are numbered, and lines made
+/// lines of the input, when the records are put back in order.
+struct Replayed<T> {
+    games: Vec<(GameRecord, T)>,
+    count: ChunkCount,
 }
 
 /// Chunks in flight per worker thread: enough to keep every core busy while
 /// one chunk is slow, few enough to keep memory flat.
 const IN_FLIGHT_PER_JOB: usize = 4;
 
-/// Replays every game of `paths` and hands the records to `sink` in input
-/// order. An unreadable input is reported to the sink and counted; the
-/// others are still read. Only a failing sink (e.g. a closed pipe) is an
-/// `Err`.
-pub fn run(
+/// Replays every game of `paths`, each worker with an observer of its own
+/// made by `observer`, and hands each record with its observer's output to
+/// `sink` in input order, until the sink says to stop. An unreadable input
+/// is reported to the sink and counted; the others are still read. Only a
+/// failing sink (e.g. a closed pipe) is an `Err`.
+pub fn run<O: Observer>(
     paths: &[String],
     replay: ReplayOptions,
     options: PipelineOptions,
     progress: &Progress,
-    sink: &mut dyn Sink,
-) -> io::Result<Summary> {
-    let replay_chunk = |replayer: &mut Replayer, chunk: &Chunk| {
-        let mut records = Vec::new();
-        let lines = replayer.replay(chunk, |record| records.push(record));
-        Replayed { records, lines }
+    observer: impl Fn() -> O + Sync,
+    sink: &mut dyn Sink<O::Output>,
+) -> io::Result<Summary>
+where
+    O::Output: Send,
+{
+    let replay_chunk = |(replayer, observer): &mut (Replayer, O), chunk: &Chunk| {
+        let mut games = Vec::new();
+        let count = replayer.replay(chunk, observer, |record, output| games.push((record, output)));
+        Replayed { games, count }
     };
-    drive(paths, replay, options, progress, replay_chunk, |done, permits| {
+    let init = || (Replayer::new(replay), observer());
+    drive(paths, options, progress, init, replay_chunk, |done, permits| {
         deliver(done, permits, progress, sink)
     })
 }
@@ -96,52 +112,38 @@ pub struct Inputs {
     pub input_errors: u64,
 }
 
-/// Replays every game of `paths` and folds the records into one aggregate.
-/// Each worker thread `add`s its chunks' records into an aggregate of its
-/// own, and the calling thread merges them at the end. Each record is
-/// added as soon as it is made, while still in the L1 cache (added after
-/// their whole chunk, records had left the 2 MiB L2: twice the cache misses
-/// on 50 MB of master games, simulated by cachegrind; added 64 at a time,
-/// 11% more L1 misses than one at a time on 20 MB of them, and 3% more
-/// CPU time for `stats` on the 348 MiB file, 11 interleaved rounds), and
-/// dropped on the thread that made them, which keeps allocation cheap; an
-/// aggregate stays on its thread: a per-chunk aggregate re-inserted every
-/// player of every chunk and had the calling thread merge them all (on
-/// master games `stats` took 21% longer than `validate` that way), and a
-/// shared pool handed a worker whichever aggregate was put back last, so
-/// the tables moved from core to core (one per thread: -1.4% CPU for
-/// `stats` on 50 MB of master games, 15 interleaved rounds). The result
-/// does not depend on threads or chunk size for an `A` whose merge is
-/// associative and commutative, and `add` a merge of one game. The
-/// records `add` sees are not numbered, and their lines count from their
-/// chunk's first (only `run` puts them back in order): an aggregate must
-/// not depend on where a game stands. An
-/// unreadable input is reported and counted; the others are still read.
-pub fn fold<A: Default + Merge + Send>(
+/// Replays every game of `paths` through one observer per worker thread,
+/// which aggregates in place (`stats`), and merges the observers at the
+/// end. Each game is counted on the thread that replayed it, while it is
+/// still in the cache, and an observer stays on its thread for the whole
+/// run (see `benches/HISTORY.md` for what the alternatives cost). The
+/// result does not depend on threads or chunk size for an observer whose
+/// merge is associative and commutative, and that does not depend on
+/// where a game stands (the records it sees are numbered and lined within
+/// their chunk). An unreadable input is reported and counted; the others
+/// are still read.
+pub fn fold<O>(
     paths: &[String],
     replay: ReplayOptions,
     options: PipelineOptions,
     progress: &Progress,
-    add: impl Fn(&mut A, &GameRecord) + Sync,
-) -> io::Result<(A, Inputs)> {
+) -> io::Result<(O, Inputs)>
+where
+    O: Observer<Output = ()> + Default + Merge + Send,
+{
     // One per worker thread (by rayon's index), so each lock is only ever
-    // taken by its own thread. It is held while a chunk is replayed and
-    // added, neither of which panics on any input; were one to, rayon
-    // would end the run with that panic, so a poisoned lock is not
-    // treated apart.
-    let aggregates: Vec<Mutex<A>> =
-        (0..options.jobs.max(1)).map(|_| Mutex::new(A::default())).collect();
+    // taken by its own thread. It is held while a chunk is replayed, which
+    // panics on no input; were it to, rayon would end the run with that
+    // panic, so a poisoned lock is not treated apart.
+    let observers: Vec<Mutex<O>> =
+        (0..options.jobs.max(1)).map(|_| Mutex::new(O::default())).collect();
     let fold_chunk = |replayer: &mut Replayer, chunk: &Chunk| {
-        let worker = rayon::current_thread_index().unwrap_or(0) % aggregates.len();
-        let mut aggregate = aggregates[worker].lock().unwrap_or_else(PoisonError::into_inner);
-        let mut games = 0;
-        replayer.visit(chunk, |record| {
-            games += 1;
-            add(&mut aggregate, record);
-        });
-        games
+        let worker = rayon::current_thread_index().unwrap_or(0) % observers.len();
+        let mut observer = observers[worker].lock().unwrap_or_else(PoisonError::into_inner);
+        replayer.replay(chunk, &mut *observer, |_, ()| {}).games
     };
-    let inputs = drive(paths, replay, options, progress, fold_chunk, |done, permits| {
+    let init = || Replayer::new(replay);
+    let inputs = drive(paths, options, progress, init, fold_chunk, |done, permits| {
         let (mut inputs, mut games) = (Inputs::default(), 0);
         in_order(done, permits, |outcome| {
             match outcome {
@@ -155,26 +157,26 @@ pub fn fold<A: Default + Merge + Send>(
                 }
                 Outcome::Done => inputs.files += 1,
             }
-            Ok(())
+            Ok(ControlFlow::Continue(()))
         })?;
         Ok(inputs)
     })?;
-    let mut total = A::default();
-    aggregates
+    let mut total = O::default();
+    observers
         .into_iter()
-        .for_each(|a| total.merge(a.into_inner().unwrap_or_else(PoisonError::into_inner)));
+        .for_each(|o| total.merge(o.into_inner().unwrap_or_else(PoisonError::into_inner)));
     Ok((total, inputs))
 }
 
 /// Runs the chunker, the workers (`work` on each chunk) and `deliver` (on
 /// the calling thread, given the workers' outcomes and the permits to
 /// hand back), and returns what `deliver` returns.
-fn drive<T: Send, R>(
+fn drive<W, T: Send, R>(
     paths: &[String],
-    replay: ReplayOptions,
     options: PipelineOptions,
     progress: &Progress,
-    work: impl Fn(&mut Replayer, &Chunk) -> T + Sync,
+    init: impl Fn() -> W + Sync,
+    work: impl Fn(&mut W, &Chunk) -> T + Sync,
     deliver: impl FnOnce(Receiver<(u64, Outcome<T>)>, &SyncSender<()>) -> io::Result<R>,
 ) -> io::Result<R> {
     let jobs = options.jobs.max(1);
@@ -197,24 +199,21 @@ fn drive<T: Send, R>(
         scope.spawn(move || produce(paths, chunk_size, &observer, work_tx, permit_rx));
         scope.spawn(|| {
             pool.install(|| {
-                work_rx.into_iter().par_bridge().for_each_init(
-                    || Replayer::new(replay),
-                    |replayer, (seq, item)| {
-                        let outcome = match item {
-                            Work::Chunk(chunk) => Outcome::Records(work(replayer, &chunk)),
-                            Work::Failed(error) => Outcome::Failed(error),
-                            Work::Done => Outcome::Done,
-                        };
-                        let _ = done_tx.send((seq, outcome));
-                    },
-                );
+                work_rx.into_iter().par_bridge().for_each_init(&init, |worker, (seq, item)| {
+                    let outcome = match item {
+                        Work::Chunk(chunk) => Outcome::Records(work(worker, &chunk)),
+                        Work::Failed(error) => Outcome::Failed(error),
+                        Work::Done => Outcome::Done,
+                    };
+                    let _ = done_tx.send((seq, outcome));
+                });
             });
             drop(done_tx);
         });
         let result = deliver(done_rx, &permit_tx);
         progress.finish();
-        // On a sink error, stop the chunker: it waits for permits, and the
-        // closed channel now refuses them.
+        // On a sink error or stop, stop the chunker: it waits for permits,
+        // and the closed channel now refuses them.
         drop(permit_tx);
         result
     })
@@ -266,30 +265,31 @@ fn produce(
     }
 }
 
-/// Puts outcomes back in order and hands them to the sink.
-fn deliver(
-    done: Receiver<(u64, Outcome<Replayed>)>,
+/// Puts outcomes back in order and hands them to the sink, until it says
+/// to stop.
+fn deliver<T>(
+    done: Receiver<(u64, Outcome<Replayed<T>>)>,
     permits: &SyncSender<()>,
     progress: &Progress,
-    sink: &mut dyn Sink,
+    sink: &mut dyn Sink<T>,
 ) -> io::Result<Summary> {
     let mut summary = Summary::default();
     // Games are numbered, and lines counted, here, in order, per input.
     let (mut index, mut lines_before) = (0, 0);
     in_order(done, permits, |outcome| {
         match outcome {
-            Outcome::Records(Replayed { mut records, lines }) => {
-                // In place: a record takes 488 bytes, and the profile-guided
-                // build copied each out of the vector (1% of `validate`'s
-                // samples, `--jobs 1` on master games).
-                for record in &mut records {
-                    index += 1;
-                    record.index = index;
+            Outcome::Records(Replayed { games, count }) => {
+                for (mut record, output) in games {
+                    record.index += index;
                     record.shift_lines(lines_before);
-                    summary.add(record);
-                    sink.record(record)?;
+                    summary.add(&record);
+                    if sink.record(&record, output)?.is_break() {
+                        summary.stopped = true;
+                        return Ok(ControlFlow::Break(()));
+                    }
                 }
-                lines_before += lines;
+                index += count.games;
+                lines_before += count.lines;
                 progress.games(summary.games);
             }
             Outcome::Failed(error) => {
@@ -302,18 +302,18 @@ fn deliver(
                 summary.files += 1;
             }
         }
-        Ok(())
+        Ok(ControlFlow::Continue(()))
     })?;
     sink.finish()?;
     Ok(summary)
 }
 
 /// Hands the outcomes to `each` in input order, giving a permit back for
-/// each; stops at the first error `each` returns.
+/// each; stops at the first error, or stop, `each` returns.
 fn in_order<T>(
     done: Receiver<(u64, Outcome<T>)>,
     permits: &SyncSender<()>,
-    mut each: impl FnMut(Outcome<T>) -> io::Result<()>,
+    mut each: impl FnMut(Outcome<T>) -> io::Result<ControlFlow<()>>,
 ) -> io::Result<()> {
     let mut waiting = BTreeMap::new();
     let mut next = 0;
@@ -322,7 +322,9 @@ fn in_order<T>(
         while let Some(outcome) = waiting.remove(&next) {
             next += 1;
             let _ = permits.send(());
-            each(outcome)?;
+            if each(outcome)?.is_break() {
+                return Ok(());
+            }
         }
     }
     Ok(())

@@ -23,9 +23,7 @@ pub struct GameRecord {
     /// 1-based line where the game starts (its first tag, or its first
     /// movetext token for a game without tags).
     pub line: u64,
-    /// `White` tag, decoded as UTF-8 (Latin-1 when not valid UTF-8). This
-    /// and the next four roster values are `None` as well in a record that
-    /// `ReplayOptions::roster_for` does not select.
+    /// `White` tag, decoded as UTF-8 (Latin-1 when not valid UTF-8).
     pub white: Option<CompactString>,
     /// `Black` tag.
     pub black: Option<CompactString>,
@@ -71,120 +69,6 @@ pub struct GameRecord {
     pub warnings: Vec<Warning>,
     /// FEN of the last position legally reached (empty when not requested).
     pub final_fen: String,
-    /// The tags `ReplayOptions::keep_tags` asks for, in file order, decoded.
-    #[serde(skip)]
-    pub tags: TagList,
-    /// The deepest book opening the game passed through (only with
-    /// `classify_openings`, only for games from the standard position, and
-    /// not for games whose kept tags give both `ECO` and `Opening`).
-    #[serde(skip)]
-    pub opening: Option<crate::openings::OpeningId>,
-    /// A hash of the mainline moves legally played: equal move sequences
-    /// have equal hashes (0 unless `ReplayOptions::hash_moves`).
-    #[serde(skip)]
-    pub moves_hash: u64,
-    /// Byte offset of the game in its (uncompressed) input.
-    #[serde(skip)]
-    pub offset: u64,
-    /// Length of the game in bytes, up to the next game.
-    #[serde(skip)]
-    pub length: u64,
-    /// The game in PGN export format (only with `ReplayOptions::export`).
-    #[serde(skip)]
-    pub export: Option<Export>,
-}
-
-/// Tags in file order, decoded. Names and values share one buffer, so a
-/// record keeps any number of tags in two allocations (one per tag pair
-/// was a quarter of what `stats` added to `validate`).
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct TagList {
-    text: String,
-    ends: Vec<TagEnds>,
-}
-
-/// Where a tag is in `TagList::text`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct TagEnds {
-    /// Where its name ends (and its value starts).
-    name: usize,
-    /// Where its value ends.
-    value: usize,
-    /// For a tag kept from a list of names (`KeepTags::Only`), its name's
-    /// place in the list.
-    place: Option<u32>,
-}
-
-impl TagList {
-    /// Appends a tag.
-    pub fn push(&mut self, name: &str, value: &str) {
-        self.push_at(name, value, None);
-    }
-
-    /// Appends a tag whose name is at `place` in the list of names it was
-    /// kept by (see [`TagList::listed`]).
-    pub fn push_listed(&mut self, place: usize, name: &str, value: &str) {
-        self.push_at(name, value, u32::try_from(place).ok());
-    }
-
-    fn push_at(&mut self, name: &str, value: &str, place: Option<u32>) {
-        self.text.push_str(name);
-        let name = self.text.len();
-        self.text.push_str(value);
-        self.ends.push(TagEnds { name, value: self.text.len(), place });
-    }
-
-    /// The tags in order, as `(name, value)`.
-    pub fn iter(&self) -> impl Iterator<Item = (&str, &str)> + '_ {
-        self.spans()
-            .map(|(start, ends)| (&self.text[start..ends.name], &self.text[ends.name..ends.value]))
-    }
-
-    /// The tags pushed with `push_listed`, in order, as `(place, value)`:
-    /// what a reader of the tags of a list needs, without comparing names.
-    pub fn listed(&self) -> impl Iterator<Item = (usize, &str)> + '_ {
-        self.spans()
-            .filter_map(|(_, ends)| Some((ends.place? as usize, &self.text[ends.name..ends.value])))
-    }
-
-    /// Each tag's ends, with where it starts.
-    fn spans(&self) -> impl Iterator<Item = (usize, &TagEnds)> + '_ {
-        let starts = std::iter::once(0).chain(self.ends.iter().map(|ends| ends.value));
-        starts.zip(&self.ends)
-    }
-
-    /// The value of the first tag called `name`.
-    pub fn get(&self, name: &str) -> Option<&str> {
-        self.iter().find(|&(n, _)| n == name).map(|(_, value)| value)
-    }
-
-    /// Number of tags.
-    pub fn len(&self) -> usize {
-        self.ends.len()
-    }
-
-    /// Whether there are no tags.
-    pub fn is_empty(&self) -> bool {
-        self.ends.is_empty()
-    }
-
-    /// Removes every tag, keeping the buffers.
-    pub fn clear(&mut self) {
-        self.text.clear();
-        self.ends.clear();
-    }
-}
-
-/// A game as `arbiter fmt` writes it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Export {
-    /// The formatted game, or, for a game that could not be replayed, its
-    /// original bytes exactly.
-    pub text: Vec<u8>,
-    /// Whether `text` is formatted (false: copied through).
-    pub formatted: bool,
-    /// Whether `text` differs from the original bytes.
-    pub changed: bool,
 }
 
 /// The first well-formedness or legality problem in a game.
@@ -355,8 +239,7 @@ impl GameRecord {
     }
 }
 
-/// Which records a sink passes on, or carry their roster values
-/// (`ReplayOptions::roster_for`).
+/// Which records a sink passes on.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum Selection {
     /// Every game.
@@ -376,43 +259,5 @@ impl Selection {
             Selection::Findings => record.has_error() || !record.warnings.is_empty(),
             Selection::Errors => record.has_error(),
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn tag_lists_keep_order_and_find_the_first_value() {
-        let mut tags = TagList::default();
-        tags.push("Event", "Open");
-        tags.push("White", "Müller");
-        tags.push("Event", "second");
-        tags.push("Annotator", "");
-        let all: Vec<_> = tags.iter().collect();
-        assert_eq!(
-            all,
-            [("Event", "Open"), ("White", "Müller"), ("Event", "second"), ("Annotator", "")]
-        );
-        assert_eq!(
-            (tags.get("Event"), tags.get("Annotator"), tags.get("Site")),
-            (Some("Open"), Some(""), None)
-        );
-        assert_eq!(tags.len(), 4);
-        tags.clear();
-        assert!(tags.is_empty() && tags.iter().next().is_none());
-    }
-
-    #[test]
-    fn listed_tags_are_found_by_place_and_by_name() {
-        let mut tags = TagList::default();
-        tags.push("Event", "Open");
-        tags.push_listed(2, "ECO", "C65");
-        tags.push_listed(0, "WhiteElo", "2700");
-        let listed: Vec<_> = tags.listed().collect();
-        assert_eq!(listed, [(2, "C65"), (0, "2700")], "tags pushed by name are not listed");
-        let all: Vec<_> = tags.iter().collect();
-        assert_eq!(all, [("Event", "Open"), ("ECO", "C65"), ("WhiteElo", "2700")]);
     }
 }

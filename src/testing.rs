@@ -1,4 +1,30 @@
-//! Helpers shared by the unit tests.
+//! Helpers shared by the unit tests: replaying a PGN text, and random
+//! soups of PGN pieces.
+
+use crate::{
+    chunk::Chunk,
+    options::ReplayOptions,
+    record::GameRecord,
+    replay::{Replayer, observer::Observer},
+};
+
+/// The records of the games of `pgn` (one chunk, file `t`), replayed with
+/// `options`, each with what `observer` made of it.
+pub fn replay_with<O: Observer>(
+    pgn: impl AsRef<[u8]>,
+    options: ReplayOptions,
+    observer: &mut O,
+) -> Vec<(GameRecord, O::Output)> {
+    let chunk = Chunk::from_bytes("t", pgn.as_ref().to_vec());
+    let mut games = Vec::new();
+    Replayer::new(options).replay(&chunk, observer, |record, output| games.push((record, output)));
+    games
+}
+
+/// The records of the games of `pgn`, replayed with the default options.
+pub fn replay(pgn: impl AsRef<[u8]>) -> Vec<GameRecord> {
+    replay_with(pgn, ReplayOptions::default(), &mut ()).into_iter().map(|(r, ())| r).collect()
+}
 
 /// A small deterministic generator (xorshift), so tests need no crate.
 pub struct Rng(pub u64);

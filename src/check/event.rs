@@ -1,16 +1,52 @@
 //! A game read as part of an event: its tags, round, board and result, and
 //! the grouping of games into events.
 //!
-//! Input: `GameRecord`s replayed with `keep_tags`; output: plain values the
+//! Input: `Game`s replayed with `keep_tags`; output: plain values the
 //! checks and the crosstable share. Reads only the record, never PGN.
 
 use std::collections::HashMap;
 
-use crate::record::GameRecord;
+use std::ops::Deref;
+
+use crate::{
+    record::GameRecord,
+    replay::{
+        observer::{KeepTags, MovesHash},
+        tags::TagList,
+    },
+};
+
+/// A game as the commands that look across games keep it: its record, its
+/// tags and a hash of its moves (to find copies).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Game {
+    /// What the replay found.
+    pub record: GameRecord,
+    /// Every tag, in file order.
+    pub tags: TagList,
+    /// A hash of the mainline moves (see `replay::observer::MovesHash`).
+    pub moves_hash: u64,
+}
+
+impl Deref for Game {
+    type Target = GameRecord;
+
+    fn deref(&self) -> &GameRecord {
+        &self.record
+    }
+}
+
+/// The observer that keeps what a [`Game`] holds beside its record.
+pub type GameObserver = (KeepTags, MovesHash);
+
+/// A game from its record and what [`GameObserver`] made of it.
+pub fn game(record: &GameRecord, (tags, moves_hash): (TagList, u64)) -> Game {
+    Game { record: record.clone(), tags, moves_hash }
+}
 
 /// The value of tag `name` (its first occurrence), trimmed; `None` when the
 /// game has no such tag.
-pub fn tag<'a>(record: &'a GameRecord, name: &str) -> Option<&'a str> {
+pub fn tag<'a>(record: &'a Game, name: &str) -> Option<&'a str> {
     record.tags.get(name).map(str::trim)
 }
 
@@ -31,7 +67,7 @@ pub struct Slot {
 
 /// The game's round and board; `None` when the Round tag is missing,
 /// unknown (`?`, `-`) or not of the form `N` or `N.M`.
-pub fn slot(record: &GameRecord) -> Option<Slot> {
+pub fn slot(record: &Game) -> Option<Slot> {
     let round = known(record.round.as_deref().map(str::trim))?;
     let mut parts = round.split('.');
     let number = |part: Option<&str>| part.and_then(|p| p.parse::<u32>().ok());
@@ -76,7 +112,7 @@ impl Outcome {
 
 /// The game's outcome: the Result tag when it is one of the four results,
 /// else the movetext's result marker; `None` when neither is.
-pub fn outcome(record: &GameRecord) -> Option<Outcome> {
+pub fn outcome(record: &Game) -> Option<Outcome> {
     let parse = |text: Option<&str>| match text.map(str::trim) {
         Some("1-0") => Some(Outcome::WhiteWins),
         Some("0-1") => Some(Outcome::BlackWins),
@@ -100,7 +136,7 @@ pub fn is_bye(name: &str) -> bool {
 }
 
 /// Whether the game is a bye: one side is [`is_bye`].
-pub fn has_bye(record: &GameRecord) -> bool {
+pub fn has_bye(record: &Game) -> bool {
     [&record.white, &record.black].into_iter().flatten().any(|name| is_bye(name))
 }
 
@@ -115,7 +151,7 @@ pub struct Event {
 
 /// Groups the records by their `Event` tag, events in order of first
 /// appearance.
-pub fn events(records: &[GameRecord]) -> Vec<Event> {
+pub fn events(records: &[Game]) -> Vec<Event> {
     let mut events: Vec<Event> = Vec::new();
     let mut index: HashMap<Option<&str>, usize> = HashMap::new();
     for (i, record) in records.iter().enumerate() {
@@ -132,31 +168,17 @@ pub fn events(records: &[GameRecord]) -> Vec<Event> {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::{
-        chunk::Chunk,
-        options::{KeepTags, ReplayOptions},
-        replay::Replayer,
-    };
+    use crate::{options::ReplayOptions, testing::replay_with};
 
-    /// The records of `pgn`, replayed as `check` replays them.
-    pub fn replay(pgn: &str) -> Vec<GameRecord> {
-        let chunk = Chunk::from_bytes("t.pgn", pgn.as_bytes().to_vec());
-        let mut records = Vec::new();
-        let options = ReplayOptions {
-            keep_tags: KeepTags::All,
-            hash_moves: true,
-            ..ReplayOptions::default()
-        };
-        Replayer::new(options).replay(&chunk, |record| records.push(record));
-        for (i, record) in records.iter_mut().enumerate() {
-            record.index = i as u64 + 1;
-        }
-        records
+    /// The games of `pgn`, replayed as `check` replays them.
+    pub fn replay(pgn: &str) -> Vec<Game> {
+        let games = replay_with(pgn, ReplayOptions::default(), &mut GameObserver::default());
+        games.into_iter().map(|(record, output)| game(&record, output)).collect()
     }
 
     /// A game of one move (`1. e4`) with the given tags; its result marker
     /// is its Result tag, else `*`.
-    pub fn record(tags: &[(&str, &str)]) -> GameRecord {
+    pub fn record(tags: &[(&str, &str)]) -> Game {
         let mut pgn: String = tags.iter().map(|(n, v)| format!("[{n} \"{v}\"]\n")).collect();
         let result = tags.iter().find(|(n, _)| *n == "Result").map_or("*", |(_, v)| v);
         pgn.push_str(&format!("\n1. e4 {result}\n"));
@@ -181,9 +203,9 @@ pub(crate) mod tests {
     #[test]
     fn the_result_tag_comes_before_the_marker() {
         let mut game = record(&[("Result", "1-0")]);
-        game.result_marker = Some("0-1");
+        game.record.result_marker = Some("0-1");
         assert_eq!(outcome(&game), Some(Outcome::WhiteWins));
-        game.result = Some("1:0".into());
+        game.record.result = Some("1:0".into());
         assert_eq!(outcome(&game), Some(Outcome::BlackWins));
     }
 }

@@ -2,7 +2,7 @@
 //! kind mapped to its code), unfinished games and forfeits for review, and
 //! the count of draws the final position confirms.
 //!
-//! Input: one `GameRecord`; output: `Finding`s. No cross-game knowledge.
+//! Input: one `Game`; output: `Finding`s. No cross-game knowledge.
 
 use std::collections::BTreeMap;
 
@@ -11,15 +11,16 @@ use super::{
     event::{self, Outcome},
 };
 use crate::{
+    check::Game,
     codes::Code,
-    record::{GameRecord, Termination, WarningKind},
+    record::{Termination, WarningKind},
     sink::move_label,
 };
 
 /// Appends the findings of game `i` and counts a confirmed draw.
 pub fn check(
     i: usize,
-    r: &GameRecord,
+    r: &Game,
     findings: &mut Vec<Finding>,
     confirmed_draws: &mut BTreeMap<Termination, u64>,
 ) {

@@ -12,10 +12,10 @@ use super::{
     event::{self, Event},
     players::plural,
 };
-use crate::{codes::Code, record::GameRecord, replay::tags::ROSTER};
+use crate::{check::Game, codes::Code, replay::tags::ROSTER};
 
 /// Appends the header findings of game `i`.
-pub fn check(i: usize, r: &GameRecord, findings: &mut Vec<Finding>) {
+pub fn check(i: usize, r: &Game, findings: &mut Vec<Finding>) {
     let mut push = |code, message| findings.push(Finding::game(code, i, r, message));
     if let Some(order) = roster_order(r) {
         push(Code::RosterOrder, order);
@@ -67,7 +67,7 @@ pub fn check(i: usize, r: &GameRecord, findings: &mut Vec<Finding>) {
 
 /// What is out of order when the tags present of the Seven Tag Roster are
 /// not the first tags, in roster order.
-fn roster_order(r: &GameRecord) -> Option<String> {
+fn roster_order(r: &Game) -> Option<String> {
     // Each name once, where it first stands (a set: a hostile game may
     // have a hundred thousand tags).
     let mut seen = HashSet::new();
@@ -168,7 +168,7 @@ fn is_time_control(value: &str) -> bool {
 
 /// Reports several events in the input (one finding, with the list) and,
 /// per event, games whose Site differs from the event's usual one.
-pub fn check_events(records: &[GameRecord], events: &[Event], findings: &mut Vec<Finding>) {
+pub fn check_events(records: &[Game], events: &[Event], findings: &mut Vec<Finding>) {
     if let [_, second, ..] = events {
         let list: Vec<String> = events
             .iter()

@@ -2,8 +2,8 @@
 //! checks across the games of an event that an arbiter runs before
 //! publishing a tournament's PGN.
 //!
-//! Input: the `GameRecord`s of the whole input, in input order, replayed
-//! with `keep_tags` (see [`Collect`]); output: a [`Report`] of
+//! Input: the [`Game`]s of the whole input, in input order (see
+//! [`Collect`]); output: a [`Report`] of
 //! [`Finding`]s, each with a [`Code`] from `codes.rs` and a location. The
 //! checks never re-parse PGN: `games` maps each record's own findings,
 //! `headers` reads tags, `players` resolves who is who, `pairings` checks
@@ -20,13 +20,16 @@ pub mod report;
 use std::{
     collections::{BTreeMap, BTreeSet},
     io,
+    ops::ControlFlow,
 };
 
 use serde::Deserialize;
 
+pub use self::event::Game;
 use crate::{
     codes::Code,
     record::{GameRecord, Termination},
+    replay::tags::TagList,
     sink::Sink,
 };
 
@@ -51,7 +54,7 @@ pub struct Finding {
 
 impl Finding {
     /// A finding about game `record` as a whole, located at its first line.
-    pub fn game(code: Code, record: usize, game: &GameRecord, message: String) -> Finding {
+    pub fn game(code: Code, record: usize, game: &Game, message: String) -> Finding {
         Finding { code, record, line: game.line, ply: None, message, fen: None }
     }
 }
@@ -98,7 +101,7 @@ pub struct Report {
 }
 
 /// Checks `records` (the whole input, in input order).
-pub fn check(records: &[GameRecord], options: &CheckOptions) -> Report {
+pub fn check(records: &[Game], options: &CheckOptions) -> Report {
     let mut report = Report::default();
     let findings = &mut report.findings;
     for (i, record) in records.iter().enumerate() {
@@ -119,17 +122,21 @@ pub fn check(records: &[GameRecord], options: &CheckOptions) -> Report {
     report
 }
 
-/// A sink that keeps every record, for the commands that look across
-/// games (a tournament's file is small).
+/// A sink that keeps every game, for the commands that look across games
+/// (a tournament's file is small).
 #[derive(Debug, Default)]
 pub struct Collect {
-    /// The records, in input order.
-    pub records: Vec<GameRecord>,
+    /// The games, in input order.
+    pub records: Vec<Game>,
 }
 
-impl Sink for Collect {
-    fn record(&mut self, record: &GameRecord) -> io::Result<()> {
-        self.records.push(record.clone());
-        Ok(())
+impl Sink<(TagList, u64)> for Collect {
+    fn record(
+        &mut self,
+        record: &GameRecord,
+        output: (TagList, u64),
+    ) -> io::Result<ControlFlow<()>> {
+        self.records.push(event::game(record, output));
+        Ok(ControlFlow::Continue(()))
     }
 }

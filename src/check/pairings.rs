@@ -15,7 +15,7 @@ use super::{
     event::{self, Event},
     players::{self, Players},
 };
-use crate::{codes::Code, record::GameRecord};
+use crate::{check::Game, codes::Code};
 
 /// Identical move sequences at least this long are one game even under
 /// different names: two real games do not repeat 40 plies by chance, so
@@ -23,7 +23,7 @@ use crate::{codes::Code, record::GameRecord};
 const COPIED_GAME_PLIES: u32 = 40;
 
 /// `game 3 (line 40)`.
-fn refer(r: &GameRecord) -> String {
+fn refer(r: &Game) -> String {
     format!("game {} (line {})", r.index, r.line)
 }
 
@@ -68,7 +68,7 @@ fn pair_key([white, black]: &Sides) -> Option<PairKey> {
 /// players in either colour, or names that are spellings of theirs, or
 /// any names when the game is long. Returns the copies (every game after
 /// the first of its kind), which the pairing checks then skip.
-pub fn duplicates(records: &[GameRecord], findings: &mut Vec<Finding>) -> HashSet<usize> {
+pub fn duplicates(records: &[Game], findings: &mut Vec<Finding>) -> HashSet<usize> {
     let mut by_moves: HashMap<(u64, u32), SameMoves> = HashMap::new();
     let mut copies = HashSet::new();
     for (i, r) in records.iter().enumerate().filter(|(_, r)| r.plies > 0) {
@@ -103,7 +103,7 @@ pub fn duplicates(records: &[GameRecord], findings: &mut Vec<Finding>) -> HashSe
         if let Some(j) = original {
             copies.insert(i);
             let o = &records[j];
-            let names = |g: &GameRecord| {
+            let names = |g: &Game| {
                 format!(
                     "{} - {}",
                     g.white.as_deref().unwrap_or("?"),
@@ -163,7 +163,7 @@ fn meetings(options: &CheckOptions, players: usize) -> Meetings {
 
 /// Checks the pairings of one event; `copies` are skipped.
 pub fn check(
-    records: &[GameRecord],
+    records: &[Game],
     event: &Event,
     players: &Players,
     copies: &HashSet<usize>,
@@ -272,7 +272,7 @@ mod tests {
     fn a_short_copy_is_found_past_the_games_compared_by_spelling() {
         // More games of the same single move than are compared one by one.
         let game = |white: &str, black: &str| record(&[("White", white), ("Black", black)]);
-        let mut games: Vec<GameRecord> = (0..MAX_COMPARED + 20)
+        let mut games: Vec<Game> = (0..MAX_COMPARED + 20)
             .map(|n| game(&format!("Wplayer{n}, Anna"), &format!("Bplayer{n}, Bert")))
             .collect();
         let late = MAX_COMPARED + 10;

@@ -12,7 +12,7 @@ use std::collections::HashMap;
 use unicode_normalization::UnicodeNormalization;
 
 use super::{Finding, event};
-use crate::{codes::Code, record::GameRecord};
+use crate::{check::Game, codes::Code};
 
 /// The words of a name, folded: lower case, accents removed, split at
 /// anything that is not a letter or a digit. `"Carlsén, Magnus"` →
@@ -149,7 +149,7 @@ const MAX_BUCKET: usize = 64;
 /// Resolves the players of the event made of `games` (record indices in
 /// input order, copies of other games left out) and reports spelling
 /// variants and changing player data.
-pub fn identify(records: &[GameRecord], games: &[usize], findings: &mut Vec<Finding>) -> Players {
+pub fn identify(records: &[Game], games: &[usize], findings: &mut Vec<Finding>) -> Players {
     let mut spellings: Vec<Spelling<'_>> = Vec::new();
     let mut by_text: HashMap<&str, usize> = HashMap::new();
     let mut side_spellings: Vec<(usize, [Option<usize>; 2])> = Vec::new();
@@ -276,7 +276,7 @@ fn cluster(spellings: &[Spelling<'_>]) -> Clusters {
 }
 
 /// `WhiteElo` for White (`side` 0) and `BlackElo` for Black, and so on.
-fn side_tag<'a>(record: &'a GameRecord, side: usize, suffix: &str) -> Option<&'a str> {
+fn side_tag<'a>(record: &'a Game, side: usize, suffix: &str) -> Option<&'a str> {
     let colour = if side == 0 { "White" } else { "Black" };
     event::known(event::tag(record, &format!("{colour}{suffix}")))
 }
@@ -286,7 +286,7 @@ fn side_tag<'a>(record: &'a GameRecord, side: usize, suffix: &str) -> Option<&'a
 /// first appears. Ratings and FIDE IDs that are not numbers are left to
 /// W306/W307.
 fn check_player_data(
-    records: &[GameRecord],
+    records: &[Game],
     games: &[usize],
     players: &Players,
     findings: &mut Vec<Finding>,
@@ -372,7 +372,7 @@ mod tests {
 
     #[test]
     fn an_ambiguous_abbreviation_joins_no_one() {
-        let games: Vec<GameRecord> =
+        let games: Vec<Game> =
             [("Li, Chao", "Li, Cheng"), ("Li, C", "Carlsen, Magnus"), ("Carlsen,M", "Li, Chao")]
                 .iter()
                 .map(|(w, b)| record(&[("White", w), ("Black", b)]))

@@ -16,8 +16,8 @@ use serde_json::json;
 
 use super::{Finding, Report, players::plural};
 use crate::{
+    check::Game,
     codes::{Code, Severity},
-    record::GameRecord,
     sink::GameLabel,
 };
 
@@ -51,7 +51,7 @@ struct JsonFinding<'a> {
 }
 
 impl<'a> JsonFinding<'a> {
-    fn new(f: &'a Finding, r: &'a GameRecord) -> Self {
+    fn new(f: &'a Finding, r: &'a Game) -> Self {
         JsonFinding {
             code: f.code,
             name: f.code.name(),
@@ -73,7 +73,7 @@ impl<'a> JsonFinding<'a> {
 /// Writes the findings of `report` about `records` in `format`.
 pub fn render(
     report: &Report,
-    records: &[GameRecord],
+    records: &[Game],
     format: Format,
     wtr: &mut dyn Write,
 ) -> io::Result<()> {
@@ -115,7 +115,7 @@ pub fn render(
 
 /// The SARIF 2.1.0 log: one run, every code as a rule, one result per
 /// finding located by file and line.
-fn sarif(report: &Report, records: &[GameRecord]) -> serde_json::Value {
+fn sarif(report: &Report, records: &[Game]) -> serde_json::Value {
     let rules: Vec<serde_json::Value> = Code::ALL
         .iter()
         .map(|code| {

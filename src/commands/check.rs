@@ -14,11 +14,11 @@ use crate::{
     check::{
         self, CheckOptions, Collect, EventFormat,
         config::{self, Config},
+        event::GameObserver,
         report::{self, Format, Totals},
     },
     cli::{CheckArgs, CheckFormat, Deny},
     exit::ExitStatus,
-    options::{KeepTags, ReplayOptions},
     pipeline,
 };
 
@@ -40,9 +40,15 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitStatus> {
     };
     let deny_warnings = config.check.deny_warnings || args.deny.contains(&Deny::Warnings);
     let run = super::resolve(&args.input, true);
-    let replay = ReplayOptions { keep_tags: KeepTags::All, hash_moves: true, ..run.replay };
     let mut collect = Collect::default();
-    let summary = pipeline::run(&run.files, replay, run.pipeline, &run.progress, &mut collect)?;
+    let summary = pipeline::run(
+        &run.files,
+        run.replay,
+        run.pipeline,
+        &run.progress,
+        GameObserver::default,
+        &mut collect,
+    )?;
     let report = check::check(&collect.records, &options);
     let format = match args.format {
         CheckFormat::Text => Format::Text,

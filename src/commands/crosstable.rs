@@ -4,20 +4,25 @@
 use std::io;
 
 use crate::{
-    check::Collect,
+    check::{Collect, event::GameObserver},
     cli::{CrosstableArgs, TiebreakArg},
     crosstable::{self, Tiebreak},
     exit::ExitStatus,
-    options::{KeepTags, ReplayOptions},
     pipeline,
 };
 
 /// Runs `crosstable`.
 pub fn run(args: CrosstableArgs) -> anyhow::Result<ExitStatus> {
     let run = super::resolve(&args.input, false);
-    let replay = ReplayOptions { keep_tags: KeepTags::All, ..run.replay };
     let mut collect = Collect::default();
-    let summary = pipeline::run(&run.files, replay, run.pipeline, &run.progress, &mut collect)?;
+    let summary = pipeline::run(
+        &run.files,
+        run.replay,
+        run.pipeline,
+        &run.progress,
+        GameObserver::default,
+        &mut collect,
+    )?;
     let tiebreaks: Vec<Tiebreak> = args
         .tiebreaks
         .iter()

@@ -4,6 +4,7 @@
 use std::{
     fs,
     io::{self, BufWriter, Write},
+    ops::ControlFlow,
     path::Path,
 };
 
@@ -12,19 +13,27 @@ use anyhow::{Context, bail};
 use crate::{
     cli::FmtArgs,
     exit::ExitStatus,
+    export::{Export, Exporter},
     input, pipeline,
+    record::GameRecord,
     sink::{PgnSink, Sink},
 };
 
 /// Runs `fmt`.
 pub fn run(args: FmtArgs) -> anyhow::Result<ExitStatus> {
     let mut run = super::resolve(&args.input, false);
-    run.replay.export = true;
+    // Variations are written too, so they are replayed.
     run.replay.variations = true;
     if !args.in_place {
         let mut sink = PgnSink::new(run.progress.writer(), args.check);
-        let summary =
-            pipeline::run(&run.files, run.replay, run.pipeline, &run.progress, &mut sink)?;
+        let summary = pipeline::run(
+            &run.files,
+            run.replay,
+            run.pipeline,
+            &run.progress,
+            Exporter::default,
+            &mut sink,
+        )?;
         return Ok(if summary.input_errors > 0 {
             ExitStatus::Error
         } else if args.check && (sink.changed > 0 || sink.unformatted > 0) {
@@ -67,6 +76,7 @@ fn rewrite(file: &str, run: &super::Resolved, fail_after: Option<u64>) -> anyhow
         run.replay,
         run.pipeline,
         &run.progress,
+        Exporter::default,
         &mut InputErrors { sink: &mut sink, error: &mut failed_input },
     )?;
     if let Some(error) = failed_input {
@@ -89,9 +99,9 @@ struct InputErrors<'a, S> {
     error: &'a mut Option<String>,
 }
 
-impl<S: Sink> Sink for InputErrors<'_, S> {
-    fn record(&mut self, record: &crate::record::GameRecord) -> io::Result<()> {
-        self.sink.record(record)
+impl<S: Sink<Export>> Sink<Export> for InputErrors<'_, S> {
+    fn record(&mut self, record: &GameRecord, export: Export) -> io::Result<ControlFlow<()>> {
+        self.sink.record(record, export)
     }
 
     fn input_error(&mut self, error: &crate::input::InputError) -> io::Result<()> {

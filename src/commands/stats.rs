@@ -8,16 +8,17 @@ use crate::{
     cli::{ReportArgs, StatsArgs},
     exit::ExitStatus,
     pipeline,
-    stats::{Accumulator, game, report},
+    stats::{Counter, report},
 };
 
 /// Runs `stats`.
 pub fn run(args: StatsArgs) -> anyhow::Result<ExitStatus> {
     let mut run = super::resolve(&args.input, false);
-    run.replay = game::replay_options(run.replay);
-    let (counted, inputs) =
-        pipeline::fold(&run.files, run.replay, run.pipeline, &run.progress, Accumulator::add)?;
-    let stats = counted.finish();
+    // `stats` reports no warnings: the tag sections need no checks.
+    run.replay.skip_tag_checks = true;
+    let (counter, inputs) =
+        pipeline::fold::<Counter>(&run.files, run.replay, run.pipeline, &run.progress)?;
+    let stats = counter.counted.finish();
     report::write(&stats, &outputs(&args.report), &mut io::stdout().lock())?;
     Ok(if inputs.input_errors > 0 { ExitStatus::Error } else { ExitStatus::Clean })
 }

@@ -13,10 +13,8 @@ use crate::{
 /// Runs `validate`.
 pub fn run(args: ValidateArgs) -> anyhow::Result<ExitStatus> {
     let jsonl = args.format == ValidateFormat::Jsonl;
-    let mut run = super::resolve(&args.input, jsonl);
+    let run = super::resolve(&args.input, jsonl);
     let selection = if args.errors_only { Selection::Errors } else { Selection::Findings };
-    // Only the selected games are printed, so only they need their names.
-    run.replay.roster_for = selection;
     let stdout = run.progress.writer();
     let mut sink: Box<dyn Sink> = if jsonl {
         Box::new(JsonlSink::new(stdout, selection))
@@ -24,7 +22,7 @@ pub fn run(args: ValidateArgs) -> anyhow::Result<ExitStatus> {
         Box::new(DiagnosticsSink::new(stdout, args.errors_only))
     };
     let summary =
-        pipeline::run(&run.files, run.replay, run.pipeline, &run.progress, sink.as_mut())?;
+        pipeline::run(&run.files, run.replay, run.pipeline, &run.progress, || (), sink.as_mut())?;
     drop(sink);
     // The summary goes with the diagnostics, or to stderr beside JSON Lines.
     if jsonl {

@@ -1,6 +1,6 @@
 //! `arbiter crosstable`: standings and a crosstable from the results.
 //!
-//! Input: `GameRecord`s with tags (names, ratings, rounds, results);
+//! Input: `Game`s with tags (names, ratings, rounds, results);
 //! output: a [`Crosstable`] in rank order, which `render` writes as a
 //! terminal table, CSV or HTML. Players are told apart by their name as
 //! written (run `arbiter check` first: it reports spelling variants).
@@ -26,8 +26,8 @@ pub use render::{render_csv, render_html, render_text};
 pub use tiebreak::{Points, Tiebreak};
 
 use crate::{
+    check::Game,
     check::event::{self, Outcome},
-    record::GameRecord,
 };
 
 /// A player's colour in one game.
@@ -115,7 +115,7 @@ pub struct Crosstable {
 
 /// Builds the crosstable of `records`; `tiebreaks` empty means the
 /// default for the detected format (see [`Tiebreak::defaults`]).
-pub fn build(records: &[GameRecord], tiebreaks: &[Tiebreak]) -> Crosstable {
+pub fn build(records: &[Game], tiebreaks: &[Tiebreak]) -> Crosstable {
     let mut players: Vec<Player> = Vec::new();
     let mut number: HashMap<&str, usize> = HashMap::new();
     // The rounds that have games (a Round tag's number is data: it is not

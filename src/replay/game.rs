@@ -8,20 +8,19 @@
 //! result marker and structural problems are seen.
 
 use shakmaty::{
-    ByColor, Color, EnPassantMode, Move,
+    ByColor, Color, EnPassantMode,
     fen::Fen,
-    san::{San, SanPlus, Suffix},
+    san::{San, Suffix},
 };
 
 use super::{
     lexer::{Lexer, Located, Token},
     notation::{self, Written},
+    observer::Observer,
     resolve::Replayable,
     rules::{RuleFindings, RuleTracker},
 };
 use crate::{
-    export::MovetextWriter,
-    openings::{BookEntry, BookWalk, OpeningBook, OpeningId},
     options::ReplayOptions,
     record::{ErrorKind, GameError, Termination, Warning, WarningKind},
 };
@@ -43,10 +42,6 @@ pub struct MovetextFacts {
     pub has_moves: bool,
     /// Per side, whether it lacks mating material in the last position.
     pub cannot_mate: ByColor<bool>,
-    /// The deepest book opening passed through.
-    pub opening: Option<OpeningId>,
-    /// A hash of the mainline moves played.
-    pub moves_hash: u64,
 }
 
 impl MovetextFacts {
@@ -93,7 +88,7 @@ struct Frame<P> {
 }
 
 /// State of one movetext replay.
-struct Replay<'r, 'a, P> {
+struct Replay<'r, 'a, P, O> {
     pos: P,
     /// Position before the last move of the current line (for variations).
     before_last: Option<P>,
@@ -106,10 +101,8 @@ struct Replay<'r, 'a, P> {
     /// Line of the outermost skipped `(`.
     skipped_line: u64,
     variations: bool,
-    hash_moves: bool,
     rules: &'r mut RuleTracker,
-    book: Option<BookWalk>,
-    export: Option<&'r mut MovetextWriter>,
+    observer: &'r mut O,
     warnings: &'r mut Vec<Warning>,
     facts: MovetextFacts,
     suffixes: Repeated,
@@ -124,28 +117,28 @@ struct Replay<'r, 'a, P> {
 }
 
 /// How a movetext is replayed, besides the options.
-pub struct Context<'r> {
+pub struct Context<'r, O> {
     /// Tracks the Laws; reused across games.
     pub rules: &'r mut RuleTracker,
     /// Whether the position is a variant's (enables its end check).
     pub variant: bool,
-    /// The opening book to classify by, for games from the standard position.
-    pub book: Option<&'static OpeningBook>,
-    /// Where to write the game in export format (`arbiter fmt`); needs
-    /// `ReplayOptions::variations` so that variations are replayed too.
-    pub export: Option<&'r mut MovetextWriter>,
+    /// Whether the start is the standard position of standard chess.
+    pub standard: bool,
+    /// Who watches the moves.
+    pub observer: &'r mut O,
 }
 
 /// Replays `tokens` from `start`.
-pub fn replay<'a, P: Replayable>(
+pub fn replay<'a, P: Replayable, O: Observer>(
     start: P,
     tokens: &mut Lexer<'a>,
-    context: Context<'_>,
+    context: Context<'_, O>,
     options: &ReplayOptions,
     warnings: &mut Vec<Warning>,
 ) -> MovetextFacts {
-    let Context { rules, variant, book, export } = context;
+    let Context { rules, variant, standard, observer } = context;
     rules.start(&start, variant);
+    observer.start(&start, standard);
     let mut replay = Replay {
         pos: start,
         before_last: None,
@@ -155,10 +148,8 @@ pub fn replay<'a, P: Replayable>(
         skipped_depth: 0,
         skipped_line: 0,
         variations: options.variations,
-        hash_moves: options.hash_moves,
         rules,
-        book: book.map(BookWalk::new),
-        export,
+        observer,
         warnings,
         facts: MovetextFacts::default(),
         suffixes: Repeated::default(),
@@ -172,7 +163,7 @@ pub fn replay<'a, P: Replayable>(
     replay.finish(options.final_fen)
 }
 
-impl<'a, P: Replayable> Replay<'_, 'a, P> {
+impl<'a, P: Replayable, O: Observer> Replay<'_, 'a, P, O> {
     fn in_variation(&self) -> bool {
         !self.frames.is_empty() || self.skipped_depth > 0
     }
@@ -203,16 +194,8 @@ impl<'a, P: Replayable> Replay<'_, 'a, P> {
             Token::Stray => self
                 .stray
                 .note(|| "control bytes (e.g. NUL) in the movetext, ignored".to_owned(), line),
-            Token::Nag(nag) => {
-                if let Some(export) = self.export.as_deref_mut() {
-                    export.nag(nag);
-                }
-            }
-            Token::Comment(text) => {
-                if let Some(export) = self.export.as_deref_mut() {
-                    export.comment(text);
-                }
-            }
+            Token::Nag(nag) => self.observer.nag(nag),
+            Token::Comment(text) => self.observer.comment(text),
             Token::MoveNumber(_) | Token::Result(_) => {}
         }
     }
@@ -241,9 +224,7 @@ impl<'a, P: Replayable> Replay<'_, 'a, P> {
         self.ply = self.ply.saturating_sub(1);
         self.in_check = None;
         self.frames.push(frame);
-        if let Some(export) = self.export.as_deref_mut() {
-            export.open_variation();
-        }
+        self.observer.begin_variation();
     }
 
     fn close_variation(&mut self, line: u64) {
@@ -254,9 +235,7 @@ impl<'a, P: Replayable> Replay<'_, 'a, P> {
             self.before_last = frame.before_last;
             self.ply = frame.ply;
             self.in_check = None;
-            if let Some(export) = self.export.as_deref_mut() {
-                export.close_variation();
-            }
+            self.observer.end_variation();
         } else {
             self.warnings.push(Warning {
                 kind: WarningKind::UnmatchedVariationEnd,
@@ -299,16 +278,12 @@ impl<'a, P: Replayable> Replay<'_, 'a, P> {
         if self.variations {
             self.before_last = Some(self.pos.clone());
         }
-        let echo = self.export.is_some().then(|| {
-            (self.pos.fullmoves().get(), self.pos.turn(), San::from_move(&self.pos, resolved.m))
-        });
+        self.observer.before_move(&self.pos, &resolved.m);
         if !mainline {
             self.pos.play_unchecked(resolved.m);
             self.ply += 1;
             self.in_check = None;
-            if let Some(played) = echo {
-                self.echo(played);
-            }
+            self.observer.after_move(&self.pos, &resolved.m, self.ply, false);
             return;
         }
         // A `#` on the previous move was wrong: a legal move followed it.
@@ -319,21 +294,9 @@ impl<'a, P: Replayable> Replay<'_, 'a, P> {
         self.rules.before_move(&self.pos, resolved.m);
         self.pos.play_unchecked(resolved.m);
         self.ply += 1;
-        if let Some(played) = echo {
-            self.echo(played);
-        }
         self.facts.plies = self.ply;
         self.rules.after_move(&self.pos, self.ply, resolved.m);
-        if self.hash_moves {
-            self.facts.moves_hash = mix(self.facts.moves_hash, resolved.m);
-        }
-        if let Some(book) = self.book.as_mut() {
-            match book.play(resolved.m, &self.pos) {
-                BookEntry::OnPath(opening) => self.facts.opening = opening.or(self.facts.opening),
-                // Off every book line: the rest of the game is not looked up.
-                BookEntry::OffBook => self.book = None,
-            }
-        }
+        self.observer.after_move(&self.pos, &resolved.m, self.ply, true);
         let gives_check = self.pos.is_check();
         self.in_check = Some(gives_check);
         if !notation::check_suffix_ok(san_plus.suffix, gives_check) {
@@ -346,14 +309,6 @@ impl<'a, P: Replayable> Replay<'_, 'a, P> {
             );
         }
         self.last_move = Some((word, san_plus.suffix, line));
-    }
-
-    /// Writes the move just played, in canonical SAN with the suffix the new
-    /// position calls for, to the export writer.
-    fn echo(&mut self, (number, turn, san): (u32, Color, San)) {
-        if let Some(export) = self.export.as_deref_mut() {
-            export.san(number, turn, SanPlus { san, suffix: Suffix::from_position(&self.pos) });
-        }
     }
 
     /// Records the first error of the game; an error ends the replay of the
@@ -431,16 +386,6 @@ impl<'a, P: Replayable> Replay<'_, 'a, P> {
         }
         self.facts
     }
-}
-
-/// Folds a move into a running hash of the move sequence (one multiply:
-/// it runs on every ply; equal sequences give equal hashes, and a
-/// collision only merges two games in `check`'s duplicate search).
-fn mix(hash: u64, m: Move) -> u64 {
-    let from = m.from().map_or(64, |sq| sq as u64);
-    let key =
-        1 + from + ((m.to() as u64) << 7) + (m.promotion().map_or(0, |role| role as u64) << 14);
-    (hash ^ key).wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(29)
 }
 
 fn text(word: &[u8]) -> String {

@@ -11,6 +11,7 @@ pub mod cursor;
 pub mod game;
 pub mod lexer;
 pub mod notation;
+pub mod observer;
 pub mod resolve;
 pub mod rules;
 pub mod tags;
@@ -27,13 +28,12 @@ use shakmaty::{
 
 use crate::{
     chunk::Chunk,
-    export::{self, MovetextWriter},
-    openings::OpeningBook,
-    options::{KeepTags, ReplayOptions},
-    record::{ErrorKind, Export, GameError, GameRecord, TagList, Warning, WarningKind},
+    options::ReplayOptions,
+    record::{ErrorKind, GameError, GameRecord, Warning, WarningKind},
 };
 use cursor::{GameCursor, GameSpan};
 use game::MovetextFacts;
+use observer::{Address, GameEnd, Observer};
 use rules::{RecordedResult, RuleTracker, result_consistent};
 use tags::{TagCollector, TagSet};
 
@@ -41,81 +41,78 @@ use tags::{TagCollector, TagSet};
 #[derive(Debug)]
 pub struct Replayer {
     options: ReplayOptions,
-    /// The tags each game's record keeps.
-    keep: KeepTags,
     rules: RuleTracker,
+}
+
+/// What replaying a chunk counted.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ChunkCount {
+    /// Games found, skipped ones included.
+    pub games: u64,
+    /// Line breaks in the chunk.
+    pub lines: u64,
 }
 
 impl Replayer {
     /// A replayer with the given options.
     pub fn new(options: ReplayOptions) -> Self {
-        let keep = if options.export { KeepTags::All } else { options.keep_tags };
-        Replayer { options, keep, rules: RuleTracker::default() }
+        Replayer { options, rules: RuleTracker::default() }
     }
 
-    /// Replays every game of `chunk`, handing `emit` one record per game as
-    /// soon as it is made, and returns how many line breaks the chunk has.
-    /// Each record has index 0 and lines counted from the chunk's first (1):
-    /// the pipeline numbers games and shifts lines in input order.
-    pub fn replay(&mut self, chunk: &Chunk, mut emit: impl FnMut(GameRecord)) -> u64 {
-        self.replay_chunk(chunk, |mut record, kept| {
-            // The record takes a copy sized to fit; the buffers serve the
-            // next game.
-            let copy = record.tags.clone();
-            *kept = std::mem::replace(&mut record.tags, copy);
-            emit(record);
-        })
-    }
-
-    /// Replays every game of `chunk` as [`Self::replay`] does, showing
-    /// `visit` each record, which is then dropped: its kept tags' buffers
-    /// serve the next game, so the records of `stats` (which keeps eight
-    /// tags) cost no allocation for them.
-    pub fn visit(&mut self, chunk: &Chunk, mut visit: impl FnMut(&GameRecord)) -> u64 {
-        self.replay_chunk(chunk, |mut record, kept| {
-            visit(&record);
-            *kept = std::mem::take(&mut record.tags);
-        })
-    }
-
-    /// Replays every game of `chunk`, handing `each` its record, whose
-    /// `tags` are the collector's buffers, and the collector's (empty) place
-    /// for them, to fill for the next game.
-    fn replay_chunk(
+    /// Replays every game of `chunk`, showing each to `observer` and handing
+    /// `emit` its record and what the observer made of it, as soon as they
+    /// are made. A game the observer skips (at its tags) has no record but
+    /// is counted. Each record's index counts games from the chunk's first
+    /// (1) and its lines count from the chunk's first line (1): the
+    /// pipeline makes both the input's when it puts records in order.
+    pub fn replay<O: Observer>(
         &mut self,
         chunk: &Chunk,
-        mut each: impl FnMut(GameRecord, &mut TagList),
-    ) -> u64 {
+        observer: &mut O,
+        mut emit: impl FnMut(GameRecord, O::Output),
+    ) -> ChunkCount {
         let mut games = GameCursor::new(chunk.bytes(), 1);
-        let mut collector = TagCollector::new(self.keep);
+        let mut collector = TagCollector::default();
+        let mut count = ChunkCount::default();
         loop {
             collector.reset();
             let Some(span) = games.next_game(|name, value| collector.tag(name, RawTag(value)))
             else {
-                return games.line_at_end() - 1;
+                count.lines = games.line_at_end() - 1;
+                return count;
             };
+            count.games += 1;
             collector.tags.unreadable = span.unreadable_tags;
-            let record = self.replay_game(chunk, &mut games, span, &mut collector);
-            each(record, &mut collector.tags.all);
+            if let Some((record, output)) =
+                self.replay_game(chunk, &mut games, span, &mut collector, observer, count.games)
+            {
+                emit(record, output);
+            }
         }
     }
 
     /// Replays one game, whose tags `collector` has, and ends it in
-    /// `games`.
-    fn replay_game<'a>(
+    /// `games`; `None` when the observer skips it.
+    fn replay_game<'a, O: Observer>(
         &mut self,
         chunk: &'a Chunk,
         games: &mut GameCursor<'a>,
         span: GameSpan,
         collector: &mut TagCollector<'a>,
-    ) -> GameRecord {
+        observer: &mut O,
+        index: u64,
+    ) -> Option<(GameRecord, O::Output)> {
         let bytes = chunk.bytes();
         let tag_bytes = &bytes[span.start..span.movetext];
         if collector.tags.unreadable > 0 {
             collector.recover_long_tags(tag_bytes);
         }
-        collector.finish_section(tag_bytes);
         let tags = &collector.tags;
+        let mut lexer = games.lexer(&span);
+        if observer.tags(tags).is_break() {
+            games.finish_game(&span, lexer);
+            return None;
+        }
         let mut warnings = Vec::new();
         if !tag_bytes.is_empty() || tags.count > 0 {
             if !self.options.skip_tag_checks {
@@ -128,31 +125,22 @@ impl Replayer {
                 line: span.line,
             });
         }
-        let mut lexer = games.lexer(&span);
         let (variant, setup) = start_position(tags, tag_bytes, &mut warnings, span.line);
-        // Openings are classified for games from the standard position
-        // whose tags do not name their opening already.
-        let standard_start = tags.fen.is_none() && variant == "chess";
-        let named =
-            || ["ECO", "Opening"].iter().all(|n| tags.all.get(n).and_then(tags::given).is_some());
-        let book = (self.options.classify_openings && standard_start && !named())
-            .then(OpeningBook::standard);
+        let standard = tags.fen.is_none() && variant == "chess";
         let rules = &mut self.rules;
-        let mut writer = self.options.export.then(MovetextWriter::new);
-        let export = writer.as_mut();
-        let replayable = matches!(setup, Setup::Chess(_) | Setup::Variant(_));
+        let replayed = matches!(setup, Setup::Chess(_) | Setup::Variant(_));
         let facts = match setup {
             Setup::Chess(pos) => game::replay(
                 pos,
                 &mut lexer,
-                game::Context { rules, variant: false, book, export },
+                game::Context { rules, variant: false, standard, observer: &mut *observer },
                 &self.options,
                 &mut warnings,
             ),
             Setup::Variant(pos) => game::replay(
                 pos,
                 &mut lexer,
-                game::Context { rules, variant: true, book: None, export },
+                game::Context { rules, variant: true, standard: false, observer: &mut *observer },
                 &self.options,
                 &mut warnings,
             ),
@@ -167,50 +155,35 @@ impl Replayer {
         // Whatever the setup, the lexer reads on to the end of the movetext,
         // to find where it ends, or a swallowed game.
         let end = games.finish_game(&span, lexer);
-        // Decoded once, for the export, the record and its roster.
-        let result = tags.get("Result");
-        let export = writer.map(|writer| {
-            let original = &bytes[span.lead..end];
-            if replayable && facts.error.is_none() {
-                let result = facts.result_marker.or(result.as_deref()).unwrap_or("*");
-                let mut text = Vec::with_capacity(original.len() + 64);
-                export::write_tags(&tags.all, result, &mut text);
-                text.extend_from_slice(&writer.finish(result));
-                text.push(b'\n');
-                let changed = text != original;
-                Export { text, formatted: true, changed }
-            } else {
-                Export { text: original.to_vec(), formatted: false, changed: false }
-            }
-        });
-        let mut record = record(chunk, span, end, variant, facts, warnings, result.as_deref());
-        // Only a selected record decodes the roster: a clean game of
-        // `validate` allocates nothing.
-        if self.options.roster_for.selects(&record) {
-            let owned = |name| tags.get(name).map(CompactString::from);
-            record.white = owned("White");
-            record.black = owned("Black");
-            record.event = owned("Event");
-            record.round = owned("Round");
-            record.result = result.as_deref().map(CompactString::from);
-        }
-        record.tags = std::mem::take(&mut collector.tags.all);
-        record.export = export;
-        record
+        let mut record = record(chunk, span, variant, facts, warnings, tags);
+        record.index = index;
+        let game = GameEnd {
+            record: &record,
+            tags,
+            text: &bytes[span.lead..end],
+            address: Address {
+                offset: chunk.offset + span.start as u64,
+                length: (end - span.start) as u64,
+            },
+            replayed,
+        };
+        let output = observer.end_game(&game);
+        Some((record, output))
     }
 }
 
-/// The record of the game of `span`, which ends at `end`, from what its
-/// replay found and its `Result` tag (without roster, tags or export).
+/// The record of the game of `span` from what its replay found and its
+/// tags.
 fn record(
     chunk: &Chunk,
     span: GameSpan,
-    end: usize,
     variant: Cow<'static, str>,
     facts: MovetextFacts,
     mut warnings: Vec<Warning>,
-    result: Option<&str>,
+    tags: &TagSet,
 ) -> GameRecord {
+    let result = tags.get("Result");
+    let result = result.as_deref();
     let marker = facts.result_marker;
     let recorded = RecordedResult::parse(match RecordedResult::parse(result) {
         RecordedResult::Unknown if result != Some("*") => marker,
@@ -244,15 +217,16 @@ fn record(
     let (error, error_ply) = facts.error.unzip();
     let moves_after_end = termination_ply.map_or(0, |end| facts.plies.saturating_sub(end));
     let result_consistent = result_consistent(&findings, recorded);
+    let owned = |name| tags.get(name).map(CompactString::from);
     GameRecord {
         file: chunk.file.clone(),
         index: 0,
         line: span.line,
-        white: None,
-        black: None,
-        event: None,
-        round: None,
-        result: None,
+        white: owned("White"),
+        black: owned("Black"),
+        event: owned("Event"),
+        round: owned("Round"),
+        result: result.map(CompactString::from),
         result_marker: marker,
         variant,
         valid: error.is_none(),
@@ -267,12 +241,6 @@ fn record(
         result_consistent,
         warnings,
         final_fen: facts.final_fen,
-        tags: TagList::default(),
-        opening: facts.opening,
-        moves_hash: facts.moves_hash,
-        offset: chunk.offset + span.start as u64,
-        length: (end - span.start) as u64,
-        export: None,
     }
 }
 
@@ -439,69 +407,139 @@ fn bad_fen(tags: &TagSet, error: impl std::fmt::Display, line: u64) -> Setup {
 
 #[cfg(test)]
 mod tests {
+    use std::ops::ControlFlow;
+
+    use shakmaty::{Move, Position};
+
     use super::*;
-    use crate::{options::TagNames, record::Selection};
 
-    /// The records of `pgn` replayed with `roster_for`.
-    fn records(pgn: &str, roster_for: Selection) -> Vec<GameRecord> {
-        let mut records = Vec::new();
-        let options = ReplayOptions { roster_for, ..ReplayOptions::default() };
-        let chunk = Chunk::from_bytes("t", pgn.as_bytes().to_vec());
-        Replayer::new(options).replay(&chunk, |record| records.push(record));
-        records
+    /// Skips the games whose `White` is "skip"; notes what it sees.
+    #[derive(Default)]
+    struct Notes {
+        seen: Vec<String>,
     }
 
-    /// `visit` lends each record the kept tags' buffers and takes them
-    /// back: what it shows is what `replay` hands over, game after game.
-    #[test]
-    fn visited_records_are_the_replayed_ones() {
-        let pgn = "[Event \"E\"]\n[ECO \"C20\"]\n[WhiteElo \"2100\"]\n\n1. e4 e5 1-0\n\n\
-                   [Event \"F\"]\n\n1. d4 *\n\n\
-                   [WhiteElo \"1900\"]\n[ECO \"A00\"]\n\n1. a3 0-1\n\n";
-        let options = ReplayOptions {
-            keep_tags: KeepTags::Only(TagNames::new(&["ECO", "WhiteElo"])),
-            ..ReplayOptions::default()
-        };
+    impl Observer for Notes {
+        type Output = (Vec<String>, Address);
+
+        fn tags(&mut self, tags: &TagSet<'_>) -> ControlFlow<()> {
+            if tags.get("White").as_deref() == Some("skip") {
+                return ControlFlow::Break(());
+            }
+            self.seen.extend(tags.iter().map(|(name, value)| format!("{name}={value}")));
+            ControlFlow::Continue(())
+        }
+
+        fn start<P: Position>(&mut self, _pos: &P, standard: bool) {
+            self.seen.push(format!("start standard={standard}"));
+        }
+
+        fn after_move<P: Position>(&mut self, pos: &P, m: &Move, ply: u32, mainline: bool) {
+            let fullmoves = pos.fullmoves();
+            self.seen.push(format!("{ply} {m} {mainline} {fullmoves}"));
+        }
+
+        fn comment(&mut self, text: &[u8]) {
+            self.seen.push(format!("{{{}}}", String::from_utf8_lossy(text)));
+        }
+
+        fn begin_variation(&mut self) {
+            self.seen.push("(".into());
+        }
+
+        fn end_variation(&mut self) {
+            self.seen.push(")".into());
+        }
+
+        fn end_game(&mut self, game: &GameEnd<'_, '_>) -> Self::Output {
+            self.seen.push(format!("end {} {}", game.record.index, game.record.plies));
+            (std::mem::take(&mut self.seen), game.address)
+        }
+    }
+
+    fn replay<O: Observer>(
+        pgn: &str,
+        options: ReplayOptions,
+        observer: &mut O,
+    ) -> (Vec<(GameRecord, O::Output)>, ChunkCount) {
         let chunk = Chunk::from_bytes("t", pgn.as_bytes().to_vec());
-        let (mut replayed, mut visited) = (Vec::new(), Vec::new());
-        Replayer::new(options).replay(&chunk, |record| replayed.push(record));
-        Replayer::new(options).visit(&chunk, |record| visited.push(record.clone()));
-        assert_eq!(visited, replayed);
-        let kept: Vec<Vec<_>> =
-            visited.iter().map(|r| r.tags.iter().map(|(_, v)| v.to_owned()).collect()).collect();
-        assert_eq!(kept, [vec!["C20", "2100"], vec![], vec!["1900", "A00"]]);
+        let mut games = Vec::new();
+        let count = Replayer::new(options)
+            .replay(&chunk, observer, |record, output| games.push((record, output)));
+        (games, count)
     }
 
     #[test]
-    fn only_selected_records_carry_the_roster_values() {
-        let roster = |white: &str| {
-            format!(
-                "[Event \"E\"]\n[Site \"S\"]\n[Date \"2024.01.01\"]\n[Round \"3\"]\n\
-                 [White \"{white}\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n"
-            )
-        };
-        let pgn = format!(
-            "{}1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n\n{}1. e4 Ke7 2. Ke2 1-0\n\n{}1. e4 e5 1-0\n\n",
-            roster("clean"),
-            roster("illegal"),
-            roster("clean again"),
-        );
-        let names = |selection| -> Vec<_> {
-            records(&pgn, selection)
-                .into_iter()
-                .map(|r| (r.white, r.black, r.event, r.round, r.result))
-                .collect()
-        };
-        let full = |white: &str| {
-            let given = |text: &str| Some(CompactString::from(text));
-            (given(white), given("B"), given("E"), given("3"), given("1-0"))
-        };
-        assert_eq!(names(Selection::All), [full("clean"), full("illegal"), full("clean again")]);
-        // A value left in the collector for a clean game is not handed to
-        // the next game that is selected.
+    fn observers_see_tags_moves_and_the_end_and_skip_games_by_their_tags() {
+        let pgn = "[White \"A\"]\n[Event \"E\"]\n\n1. e4 {good} (1. d4 d5) e5 1-0\n\n\
+                   [White \"skip\"]\n\n1. d4 *\n\n\
+                   [White \"C\"]\n[FEN \"8/8/8/8/8/8/8/K1k5 w - - 0 1\"]\n\n1. Kb1 *\n";
+        let options = ReplayOptions { variations: true, ..ReplayOptions::default() };
+        let (games, count) = replay(pgn, options, &mut Notes::default());
+        assert_eq!(count, ChunkCount { games: 3, lines: pgn.matches('\n').count() as u64 });
+        let indices: Vec<_> = games.iter().map(|(r, _)| r.index).collect();
+        assert_eq!(indices, [1, 3], "a skipped game keeps its number");
+        let (notes, address) = &games[0].1;
         assert_eq!(
-            names(Selection::Errors),
-            [Default::default(), full("illegal"), Default::default()]
+            notes,
+            &[
+                "White=A",
+                "Event=E",
+                "start standard=true",
+                "1 e2-e4 true 1",
+                "{good}",
+                "(",
+                "1 d2-d4 false 1",
+                "2 d7-d5 false 2",
+                ")",
+                "2 e7-e5 true 2",
+                "end 1 2",
+            ]
         );
+        assert_eq!(address.offset, 0);
+        let second = pgn.find("[White \"skip").unwrap() as u64;
+        assert_eq!(address.length, second);
+        let (notes, address) = &games[1].1;
+        assert_eq!(notes[2], "start standard=false", "a FEN start is not the standard one");
+        assert_eq!(address.offset, pgn.find("[White \"C").unwrap() as u64);
+        assert_eq!(address.offset + address.length, pgn.len() as u64);
+    }
+
+    #[test]
+    fn every_record_carries_the_roster_values() {
+        let pgn = "[Event \"E\"]\n[Round \"3\"]\n[White \"Müller\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n\
+                   1. e4 e5 1-0\n\n1. d4 *\n";
+        let (games, _) = replay(pgn, ReplayOptions::default(), &mut ());
+        let roster: Vec<_> = games
+            .iter()
+            .map(|(r, _)| {
+                (
+                    r.white.clone(),
+                    r.black.clone(),
+                    r.event.clone(),
+                    r.round.clone(),
+                    r.result.clone(),
+                )
+            })
+            .collect();
+        let given = |text: &str| Some(CompactString::from(text));
+        assert_eq!(
+            roster,
+            [
+                (given("Müller"), given("B"), given("E"), given("3"), given("1-0")),
+                Default::default()
+            ]
+        );
+    }
+
+    #[test]
+    fn moves_hashes_are_equal_for_equal_mainlines_only() {
+        let pgn = "1. e4 e5 2. Nf3 *\n\n1. e4 (1. d4) e5 2. Nf3 {x} *\n\n1. e4 e5 2. Nc3 *\n\n[FEN \"bad\"]\n\n1. e4 *\n";
+        let options = ReplayOptions { variations: true, ..ReplayOptions::default() };
+        let (games, _) = replay(pgn, options, &mut observer::MovesHash::default());
+        let hashes: Vec<u64> = games.iter().map(|(_, hash)| *hash).collect();
+        assert_eq!(hashes[0], hashes[1]);
+        assert_ne!(hashes[0], hashes[2]);
+        assert_eq!(hashes[3], 0, "a game not replayed hashes to 0");
     }
 }

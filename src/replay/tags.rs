@@ -15,18 +15,13 @@ use std::{
 use memchr::{memchr, memchr_iter, memchr3};
 use pgn_reader::RawTag;
 
-use crate::{
-    options::{KeepTags, KeptName},
-    record::{TagList, Warning, WarningKind},
-};
+use crate::record::{Warning, WarningKind};
 
 /// The Seven Tag Roster, in its required order.
 pub const ROSTER: [&str; 7] = ["Event", "Site", "Date", "Round", "White", "Black", "Result"];
 
-/// The tags of one game that arbiter keeps. Values stay as written, in
-/// the bytes of their chunk, until something asks for their text: a clean
-/// game of `validate` checks its roster tags without decoding any (UTF-8
-/// validation, escape search and copying were 1.5% of its instructions).
+/// The tags of one game, as written, in the bytes of their chunk: values
+/// are decoded only when something asks for their text.
 #[derive(Debug, Default, Clone)]
 pub struct TagSet<'a> {
     /// Roster values as written, indexed like [`ROSTER`].
@@ -41,33 +36,93 @@ pub struct TagSet<'a> {
     pub count: usize,
     /// How many tag lines the splitter could not read (no closing quote).
     pub unreadable: usize,
-    /// The tags the collector keeps, in order, decoded.
-    pub all: TagList,
-    /// The tag section's text, when the collector keeps tags and the
-    /// section is valid UTF-8 without escapes: then each value's text is a
-    /// slice of it, and one validation of the section replaces one of each
-    /// value (`stats` decodes a dozen a game).
-    plain: Option<&'a str>,
+    /// Every tag pair, in file order, as written.
+    pairs: Vec<(&'a [u8], RawTag<'a>)>,
 }
 
 impl<'a> TagSet<'a> {
     /// The text of roster tag `name`.
     pub fn get(&self, name: &str) -> Option<Cow<'a, str>> {
-        self.raw(name).map(|value| self.text(value))
+        self.raw(name).map(text)
     }
 
-    /// The text of `value`, one of this game's values: escapes resolved,
-    /// UTF-8 if valid, else Latin-1.
+    /// The text of `value`: escapes resolved, UTF-8 if valid, else Latin-1.
     pub fn text(&self, value: RawTag<'a>) -> Cow<'a, str> {
-        match self.plain.and_then(|plain| within(plain, value.0)) {
-            Some(slice) => Cow::Borrowed(slice),
-            None => text(value),
+        text(value)
+    }
+
+    /// Every tag pair in file order, as written (name, value).
+    pub fn pairs(&self) -> impl ExactSizeIterator<Item = (&'a [u8], RawTag<'a>)> + '_ {
+        self.pairs.iter().copied()
+    }
+
+    /// Every tag in file order, decoded: the name with Latin-1 bytes
+    /// replaced, the value as [`TagSet::text`] gives it.
+    pub fn iter(&self) -> impl Iterator<Item = (Cow<'a, str>, Cow<'a, str>)> + '_ {
+        self.pairs().map(|(name, value)| (String::from_utf8_lossy(name), text(value)))
+    }
+
+    /// The text of the first tag called `name` (any tag, not only the
+    /// roster's).
+    pub fn first(&self, name: &str) -> Option<Cow<'a, str>> {
+        self.pairs().find(|(n, _)| *n == name.as_bytes()).map(|(_, value)| text(value))
+    }
+
+    /// The tags decoded into an owned list.
+    pub fn to_list(&self) -> TagList {
+        let mut list = TagList::default();
+        for (name, value) in self.iter() {
+            list.push(&name, &value);
         }
+        list
     }
 
     /// The value of roster tag `name` as written.
     fn raw(&self, name: &str) -> Option<RawTag<'a>> {
         ROSTER.iter().position(|&n| n == name).and_then(|i| self.roster[i])
+    }
+}
+
+/// Tags in file order, decoded and owned: what outlives the chunk (the
+/// games `check` and `crosstable` read after the run). Names and values
+/// share one buffer, so a game keeps any number of tags in two allocations.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TagList {
+    text: String,
+    /// Where each tag's name ends (and its value starts), and its value ends.
+    ends: Vec<(usize, usize)>,
+}
+
+impl TagList {
+    /// Appends a tag.
+    pub fn push(&mut self, name: &str, value: &str) {
+        self.text.push_str(name);
+        let name = self.text.len();
+        self.text.push_str(value);
+        self.ends.push((name, self.text.len()));
+    }
+
+    /// The tags in order, as `(name, value)`.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &str)> + '_ {
+        let starts = std::iter::once(0).chain(self.ends.iter().map(|&(_, value)| value));
+        starts
+            .zip(&self.ends)
+            .map(|(start, &(name, value))| (&self.text[start..name], &self.text[name..value]))
+    }
+
+    /// The value of the first tag called `name`.
+    pub fn get(&self, name: &str) -> Option<&str> {
+        self.iter().find(|&(n, _)| n == name).map(|(_, value)| value)
+    }
+
+    /// Number of tags.
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    /// Whether there are no tags.
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
     }
 }
 
@@ -85,18 +140,6 @@ fn text(value: RawTag<'_>) -> Cow<'_, str> {
     } else {
         as_text(value.0)
     }
-}
-
-/// The part of `text` that `part` is, if `part` lies within it on
-/// character boundaries.
-fn within<'a>(text: &'a str, part: &[u8]) -> Option<&'a str> {
-    let bounds = text.as_bytes().as_ptr_range();
-    let (start, end) = (part.as_ptr(), part.as_ptr().wrapping_add(part.len()));
-    if start < bounds.start || end > bounds.end {
-        return None;
-    }
-    let offset = start as usize - bounds.start as usize;
-    text.get(offset..offset + part.len())
 }
 
 /// Bytes as text: UTF-8 if valid, else Latin-1, which maps each byte to
@@ -185,54 +228,24 @@ struct SeenName<'a> {
 pub struct TagCollector<'a> {
     /// The tags collected so far for the current game.
     pub tags: TagSet<'a>,
-    /// Which tags to keep in `TagSet::all`.
-    pub keep: KeepTags,
     /// The tag names seen in this game, up to [`NAME_SCAN_LIMIT`].
     seen: Vec<SeenName<'a>>,
     /// Past [`NAME_SCAN_LIMIT`]: every name seen, and whether it was given
     /// again.
     seen_many: HashMap<&'a [u8], bool>,
-    /// The kept tags of this game, as written, until the section is read.
-    kept: Vec<(KeptName<'a>, RawTag<'a>)>,
 }
 
 impl<'a> TagCollector<'a> {
-    /// A collector keeping the tags `keep` names.
-    pub fn new(keep: KeepTags) -> Self {
-        TagCollector { keep, ..TagCollector::default() }
-    }
-
     /// Forgets the previous game's tags (keeping allocations).
     pub fn reset(&mut self) {
         let tags = &mut self.tags;
-        (tags.roster, tags.fen, tags.variant, tags.plain) = Default::default();
+        (tags.roster, tags.fen, tags.variant) = Default::default();
         tags.duplicates.clear();
         tags.count = 0;
         tags.unreadable = 0;
-        tags.all.clear();
+        tags.pairs.clear();
         self.seen.clear();
         self.seen_many.clear();
-        self.kept.clear();
-    }
-
-    /// Ends the tag section `section` (from which every value came): the
-    /// kept tags are decoded into `TagSet::all`.
-    pub fn finish_section(&mut self, section: &'a [u8]) {
-        if self.kept.is_empty() {
-            return;
-        }
-        let tags = &mut self.tags;
-        // memchr's search: `str::contains` searched byte by byte, 200
-        // instructions a game of master games.
-        let escaped = memchr(b'\\', section).is_some();
-        tags.plain = std::str::from_utf8(section).ok().filter(|_| !escaped);
-        for (name, value) in self.kept.drain(..) {
-            let value = tags.text(value);
-            match name {
-                KeptName::Listed { place, name } => tags.all.push_listed(place, name, &value),
-                KeptName::Named(name) => tags.all.push(&name, &value),
-            }
-        }
     }
 
     /// Reads the tag lines the splitter gave up on because they are longer
@@ -285,9 +298,7 @@ impl<'a> TagCollector<'a> {
     pub fn tag(&mut self, name: &'a [u8], value: RawTag<'a>) {
         self.tags.count += 1;
         self.note_name(name);
-        if let Some(kept) = self.keep.kept(name) {
-            self.kept.push((kept, value));
-        }
+        self.tags.pairs.push((name, value));
         let slot = match slot_of(name) {
             Some(Slot::Roster(i)) => &mut self.tags.roster[i],
             Some(Slot::Fen) => &mut self.tags.fen,
@@ -466,7 +477,26 @@ fn lines(bytes: &[u8], line: u64) -> impl Iterator<Item = (u64, &[u8])> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::options::TagNames;
+
+    #[test]
+    fn tag_lists_keep_order_and_find_the_first_value() {
+        let mut tags = TagList::default();
+        tags.push("Event", "Open");
+        tags.push("White", "Müller");
+        tags.push("Event", "second");
+        tags.push("Annotator", "");
+        let all: Vec<_> = tags.iter().collect();
+        assert_eq!(
+            all,
+            [("Event", "Open"), ("White", "Müller"), ("Event", "second"), ("Annotator", "")]
+        );
+        assert_eq!(
+            (tags.get("Event"), tags.get("Annotator"), tags.get("Site")),
+            (Some("Open"), Some(""), None)
+        );
+        assert_eq!(tags.len(), 4);
+        assert!(!tags.is_empty() && TagList::default().is_empty());
+    }
 
     #[test]
     fn latin1_values_are_decoded() {
@@ -475,32 +505,24 @@ mod tests {
         assert_eq!(text(RawTag(br#"a \"quoted\" name"#)), r#"a "quoted" name"#);
     }
 
-    /// Kept values are the text of their own bytes, whether read off a
-    /// plain section (borrowed from it) or decoded one by one.
+    /// Every tag is kept in order, each value the text of its own bytes.
     #[test]
-    fn kept_values_read_off_the_section_are_their_text() {
-        let sections: [&[u8]; 4] = [
-            b"[Black \"M\xc3\xbcller\"]\n[ECO \"B01\"]\n",
-            b"[Black \"M\xfcller\"]\n[ECO \"B01\"]\n",
-            br#"[Black "a \"b\""]"#,
-            b"[Black \"\"]\n[ECO \"\xe2\x80\xa2 x\"]\n",
-        ];
-        for section in sections {
-            let mut collector = TagCollector::new(KeepTags::Only(TagNames::new(&["Black", "ECO"])));
-            let mut expected = Vec::new();
-            for line in section.split(|&b| b == b'\n').filter(|line| !line.is_empty()) {
-                let (name, value) = split_tag_line(line).unwrap();
-                collector.tag(name, RawTag(value));
-                expected.push((String::from_utf8_lossy(name).into_owned(), text(RawTag(value))));
-            }
-            collector.finish_section(section);
-            let kept: Vec<_> = collector.tags.all.iter().collect();
-            let expected: Vec<_> = expected.iter().map(|(n, v)| (n.as_str(), &**v)).collect();
-            assert_eq!(kept, expected, "{section:?}");
-            let plain = std::str::from_utf8(section).is_ok_and(|s| !s.contains('\\'));
-            let black = collector.tags.get("Black").unwrap();
-            assert_eq!(matches!(black, Cow::Borrowed(_)), plain, "{section:?}");
+    fn tags_are_listed_in_order_as_text() {
+        let section: &[u8] =
+            b"[Black \"M\xc3\xbcller\"]\n[ECO \"B01\"]\n[White \"M\xfcller\"]\n[X \"a \\\"b\\\"\"]\n";
+        let mut collector = TagCollector::default();
+        for line in section.split(|&b| b == b'\n').filter(|line| !line.is_empty()) {
+            let (name, value) = split_tag_line(line).unwrap();
+            collector.tag(name, RawTag(value));
         }
+        let tags: Vec<_> = collector.tags.iter().collect();
+        let tags: Vec<(&str, &str)> = tags.iter().map(|(n, v)| (&**n, &**v)).collect();
+        assert_eq!(
+            tags,
+            [("Black", "Müller"), ("ECO", "B01"), ("White", "Müller"), ("X", "a \"b\"")]
+        );
+        assert_eq!(collector.tags.first("ECO").as_deref(), Some("B01"));
+        assert_eq!(collector.tags.to_list().get("X"), Some("a \"b\""));
     }
 
     #[test]
@@ -539,10 +561,8 @@ mod tests {
     }
 
     #[test]
-    fn the_collector_keeps_listed_tags_and_sees_duplicates() {
-        const LISTED: &[&str] = &["TimeControl", "Event", "AVeryLongTagNameIndeed"];
-        let mut collector =
-            TagCollector { keep: KeepTags::Only(TagNames::new(LISTED)), ..TagCollector::default() };
+    fn the_collector_keeps_every_tag_and_sees_duplicates() {
+        let mut collector = TagCollector::default();
         let pairs: [(&[u8], &[u8]); 10] = [
             (b"Event", b"Open"),
             // Same length, first and last bytes: told apart by the bytes.
@@ -559,18 +579,7 @@ mod tests {
         for (name, value) in pairs {
             collector.tag(name, RawTag(value));
         }
-        // Values from elsewhere than the section are decoded one by one.
-        collector.finish_section(b"[Event \"Open\"]");
-        let kept: Vec<_> = collector.tags.all.iter().collect();
-        assert_eq!(
-            kept,
-            [
-                ("Event", "Open"),
-                ("TimeControl", "300+2"),
-                ("AVeryLongTagNameIndeed", "long"),
-                ("Event", "again"),
-            ]
-        );
+        assert_eq!(collector.tags.pairs().len(), pairs.len());
         let duplicates: Vec<_> = collector.tags.duplicates.iter().map(|d| &d.name).collect();
         assert_eq!(duplicates, ["Event"]);
         assert_eq!(collector.tags.count, 10);

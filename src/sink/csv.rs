@@ -1,7 +1,10 @@
 //! CSV: one row per game, the record flattened (nested error and warnings
 //! become columns), with a header row.
 
-use std::io::{self, Write};
+use std::{
+    io::{self, Write},
+    ops::ControlFlow,
+};
 
 use serde::Serialize;
 
@@ -115,9 +118,10 @@ impl<W: Write> CsvSink<W> {
     }
 }
 
-impl<W: Write> Sink for CsvSink<W> {
-    fn record(&mut self, record: &GameRecord) -> io::Result<()> {
-        self.wtr.serialize(Row::from(record)).map_err(into_io)
+impl<W: Write, T> Sink<T> for CsvSink<W> {
+    fn record(&mut self, record: &GameRecord, _: T) -> io::Result<ControlFlow<()>> {
+        self.wtr.serialize(Row::from(record)).map_err(into_io)?;
+        Ok(ControlFlow::Continue(()))
     }
 
     fn finish(&mut self) -> io::Result<()> {
@@ -162,12 +166,6 @@ mod tests {
             result_consistent: true,
             warnings: Vec::new(),
             final_fen: String::new(),
-            tags: Default::default(),
-            opening: None,
-            moves_hash: 0,
-            offset: 0,
-            length: 0,
-            export: None,
         };
         let mut wtr = csv::Writer::from_writer(Vec::new());
         wtr.serialize(Row::from(&record)).unwrap();

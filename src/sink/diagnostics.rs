@@ -5,6 +5,7 @@
 use std::{
     fmt,
     io::{self, Write},
+    ops::ControlFlow,
 };
 
 use super::Sink;
@@ -60,8 +61,8 @@ pub fn move_label(fen: &str, san: &str) -> String {
     }
 }
 
-impl<W: Write> Sink for DiagnosticsSink<W> {
-    fn record(&mut self, r: &GameRecord) -> io::Result<()> {
+impl<W: Write, T> Sink<T> for DiagnosticsSink<W> {
+    fn record(&mut self, r: &GameRecord, _: T) -> io::Result<ControlFlow<()>> {
         if let Some(error) = &r.error {
             let what = if error.fen.is_empty() {
                 format!("FEN \"{}\"", error.san)
@@ -96,7 +97,7 @@ impl<W: Write> Sink for DiagnosticsSink<W> {
                 self.line(r, warning.line, "warning", &warning.message)?;
             }
         }
-        Ok(())
+        Ok(ControlFlow::Continue(()))
     }
 
     fn finish(&mut self) -> io::Result<()> {

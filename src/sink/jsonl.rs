@@ -1,6 +1,9 @@
 //! JSON Lines: one `GameRecord` object per line (the schema is `record.rs`).
 
-use std::io::{self, Write};
+use std::{
+    io::{self, Write},
+    ops::ControlFlow,
+};
 
 use super::{Selection, Sink};
 use crate::record::GameRecord;
@@ -19,13 +22,13 @@ impl<W: Write> JsonlSink<W> {
     }
 }
 
-impl<W: Write> Sink for JsonlSink<W> {
-    fn record(&mut self, record: &GameRecord) -> io::Result<()> {
+impl<W: Write, T> Sink<T> for JsonlSink<W> {
+    fn record(&mut self, record: &GameRecord, _: T) -> io::Result<ControlFlow<()>> {
         if self.selection.selects(record) {
             serde_json::to_writer(&mut self.wtr, record)?;
             self.wtr.write_all(b"\n")?;
         }
-        Ok(())
+        Ok(ControlFlow::Continue(()))
     }
 
     fn finish(&mut self) -> io::Result<()> {

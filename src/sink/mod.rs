@@ -1,9 +1,9 @@
 //! Sinks: where records go, in file order.
 //!
-//! The pipeline hands every `GameRecord` to one `Sink`, in input order, and
-//! tells it about inputs that could not be read. Sinks format and write;
-//! they never look at positions and never decide validity. Together with
-//! `progress` they are the only code that writes to the terminal.
+//! The pipeline hands every `GameRecord`, with what the run's observer made
+//! of the game, to one `Sink`, in input order, and tells it about inputs
+//! that could not be read; a sink may stop the run. Sinks format and
+//! write; they never look at positions and never decide validity.
 
 mod csv;
 mod diagnostics;
@@ -11,7 +11,7 @@ mod jsonl;
 mod pgn;
 mod summary;
 
-use std::io;
+use std::{io, ops::ControlFlow};
 
 pub use self::{
     csv::CsvSink,
@@ -23,10 +23,12 @@ pub use self::{
 pub use crate::record::Selection;
 use crate::{input::InputError, record::GameRecord};
 
-/// Receives records in file order.
-pub trait Sink {
-    /// One game's record.
-    fn record(&mut self, record: &GameRecord) -> io::Result<()>;
+/// Receives records in file order, each with `T`, what the run's observer
+/// made of the game (`()` when it observes nothing).
+pub trait Sink<T = ()> {
+    /// One game's record. `Break` stops the run: no more records come, and
+    /// the inputs are not read further (`--limit`).
+    fn record(&mut self, record: &GameRecord, output: T) -> io::Result<ControlFlow<()>>;
 
     /// An input that could not be opened or read to its end. Reported on
     /// standard error; the run goes on with the next input.
@@ -37,6 +39,53 @@ pub trait Sink {
     /// Called once after the last record.
     fn finish(&mut self) -> io::Result<()> {
         Ok(())
+    }
+}
+
+impl<T, S: Sink<T> + ?Sized> Sink<T> for Box<S> {
+    fn record(&mut self, record: &GameRecord, output: T) -> io::Result<ControlFlow<()>> {
+        (**self).record(record, output)
+    }
+
+    fn input_error(&mut self, error: &InputError) -> io::Result<()> {
+        (**self).input_error(error)
+    }
+
+    fn finish(&mut self) -> io::Result<()> {
+        (**self).finish()
+    }
+}
+
+/// Passes the first `limit` records on to `sink`, then stops the run.
+#[derive(Debug)]
+pub struct Limit<S> {
+    /// Where records go.
+    pub sink: S,
+    /// Records still to pass on.
+    left: u64,
+}
+
+impl<S> Limit<S> {
+    /// Passes at most `limit` records to `sink`.
+    pub fn new(sink: S, limit: u64) -> Self {
+        Limit { sink, left: limit }
+    }
+}
+
+impl<T, S: Sink<T>> Sink<T> for Limit<S> {
+    fn record(&mut self, record: &GameRecord, output: T) -> io::Result<ControlFlow<()>> {
+        let Some(left) = self.left.checked_sub(1) else { return Ok(ControlFlow::Break(())) };
+        self.left = left;
+        let flow = self.sink.record(record, output)?;
+        Ok(if left == 0 { ControlFlow::Break(()) } else { flow })
+    }
+
+    fn input_error(&mut self, error: &InputError) -> io::Result<()> {
+        self.sink.input_error(error)
+    }
+
+    fn finish(&mut self) -> io::Result<()> {
+        self.sink.finish()
     }
 }
 

@@ -1,10 +1,13 @@
 //! PGN output for `fmt`: each game's export text, in order; or, for
 //! `--check`, one line per game that formatting would change.
 
-use std::io::{self, Write};
+use std::{
+    io::{self, Write},
+    ops::ControlFlow,
+};
 
 use super::Sink;
-use crate::record::GameRecord;
+use crate::{export::Export, record::GameRecord};
 
 /// Writes games in export format (or lists those that would change).
 #[derive(Debug)]
@@ -25,9 +28,8 @@ impl<W: Write> PgnSink<W> {
     }
 }
 
-impl<W: Write> Sink for PgnSink<W> {
-    fn record(&mut self, r: &GameRecord) -> io::Result<()> {
-        let Some(export) = &r.export else { return Ok(()) };
+impl<W: Write> Sink<Export> for PgnSink<W> {
+    fn record(&mut self, r: &GameRecord, export: Export) -> io::Result<ControlFlow<()>> {
         let game = format!("{}:{}: game {}", r.file, r.line, r.index);
         if !export.formatted {
             self.unformatted += 1;
@@ -42,7 +44,7 @@ impl<W: Write> Sink for PgnSink<W> {
         } else {
             self.wtr.write_all(&export.text)?;
         }
-        Ok(())
+        Ok(ControlFlow::Continue(()))
     }
 
     fn finish(&mut self) -> io::Result<()> {

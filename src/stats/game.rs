@@ -1,18 +1,19 @@
 //! What the statistics read from one game: its outcome and the tags they
 //! are keyed by (ratings, date, time control, opening, `Termination`).
 //!
-//! Input: a `GameRecord` (with `tags` kept and openings classified);
-//! output: `GameFacts`, borrowed from the record. Tag values are
+//! Input: a game's tags and the book opening it was classified as;
+//! output: `GameFacts`, borrowed from the tags. Tag values are
 //! interpreted here and nowhere else; malformed values count as absent.
 //! No I/O, no aggregation.
+
+use std::borrow::Cow;
 
 use serde::{Deserialize, Serialize};
 
 use crate::{
     openings::{OpeningBook, OpeningId},
-    options::{KeepTags, ReplayOptions, TagNames},
     record::GameRecord,
-    replay::tags::given,
+    replay::tags::{TagSet, given},
 };
 
 /// A game's result, from White's side.
@@ -173,54 +174,53 @@ pub struct GameFacts<'a> {
     pub termination: Option<&'a str>,
 }
 
-/// The tags `GameFacts::of` reads: the only ones `stats` asks the replay
-/// to keep. It reads them by their place in this list.
-pub const TAGS: TagNames = TagNames::new(&[
-    "WhiteElo",
-    "BlackElo",
-    "Date",
-    "UTCDate",
-    "TimeControl",
-    "ECO",
-    "Opening",
-    "Termination",
-]);
+/// The values of the tags the statistics read (the first of duplicated
+/// tags), decoded: `WhiteElo`, `BlackElo`, `Date`, `UTCDate`,
+/// `TimeControl`, `ECO`, `Opening`, `Termination`.
+#[derive(Debug, Default)]
+pub struct StatsTags<'a>([Option<Cow<'a, str>>; 8]);
 
-/// The replay options of `stats`, from the command line's `base`: the
-/// kept tags are [`TAGS`], openings are classified, and tag sections are
-/// not checked (their only output is warnings, which `stats` does not
-/// report; only `UnsupportedVariant` is read).
-pub fn replay_options(base: ReplayOptions) -> ReplayOptions {
-    ReplayOptions {
-        keep_tags: KeepTags::Only(TAGS),
-        classify_openings: true,
-        skip_tag_checks: true,
-        ..base
+impl<'a> StatsTags<'a> {
+    /// Reads them off a game's tags, in one pass over the tags.
+    pub fn of(tags: &TagSet<'a>) -> StatsTags<'a> {
+        let mut values: [Option<Cow<'a, str>>; 8] = Default::default();
+        for (name, value) in tags.pairs() {
+            let slot = match name {
+                b"WhiteElo" => 0,
+                b"BlackElo" => 1,
+                b"Date" => 2,
+                b"UTCDate" => 3,
+                b"TimeControl" => 4,
+                b"ECO" => 5,
+                b"Opening" => 6,
+                b"Termination" => 7,
+                _ => continue,
+            };
+            values[slot].get_or_insert_with(|| tags.text(value));
+        }
+        StatsTags(values)
+    }
+
+    /// The same values, owned.
+    pub fn into_owned(self) -> StatsTags<'static> {
+        StatsTags(self.0.map(|value| value.map(|value| Cow::Owned(value.into_owned()))))
     }
 }
 
 impl<'a> GameFacts<'a> {
-    /// Reads a record's tags, which must have been kept by
-    /// `KeepTags::Only(TAGS)` ([`replay_options`]): they are read by their
-    /// place in `TAGS`, and tags kept by name are not read. The first of
-    /// duplicated tags counts. The opening is the `ECO` and `Opening` tags
+    /// Interprets a game's tags, with `opening`, the book opening the
+    /// replay classified it as. The opening is the `ECO` and `Opening` tags
     /// when present (ignoring `?`); what is missing comes from the book
-    /// opening replay classified the game as, whose name is taken only when
-    /// its ECO code is the one used.
-    pub fn of(record: &'a GameRecord) -> GameFacts<'a> {
-        let mut values = [None; TAGS.len()];
-        for (place, value) in record.tags.listed() {
-            if let Some(slot) = values.get_mut(place) {
-                slot.get_or_insert(value);
-            }
-        }
-        let [white_elo, black_elo, date, utc_date, time_control, eco, name, termination] = values;
+    /// opening, whose name is taken only when its ECO code is the one used.
+    pub fn of(tags: &'a StatsTags<'_>, opening: Option<OpeningId>) -> GameFacts<'a> {
+        let [white_elo, black_elo, date, utc_date, time_control, eco, name, termination] =
+            tags.0.each_ref().map(Option::as_deref);
         let (mut eco, mut name) = (eco.and_then(given), name.and_then(given));
         let mut book_opening = None;
         // The book is built on first use: not at all for games that name
         // their openings.
         let in_book = |id| Some((id, OpeningBook::standard().get(id)?));
-        if let Some((id, opening)) = record.opening.and_then(in_book) {
+        if let Some((id, opening)) = opening.and_then(in_book) {
             let eco = eco.get_or_insert(&opening.eco);
             if *eco == opening.eco && name.is_none() {
                 name = Some(&opening.name);

@@ -1,7 +1,8 @@
 //! Statistics over games: `Stats`, the exact aggregates `arbiter stats`
 //! computes and `arbiter merge` combines.
 //!
-//! `Accumulator::add` folds one `GameRecord` in; `Merge::merge` combines two
+//! `Counter` observes the replay and folds each game into an
+//! `Accumulator`; `Merge::merge` combines two
 //! aggregates. Everything is an exact integer count or sum, kept in maps
 //! (hashed maps are written in key order), so merging is associative and commutative with
 //! `Stats::default()` as identity, and any split of the games into shards
@@ -19,29 +20,28 @@ pub mod tables;
 use std::{
     collections::{BTreeMap, btree_map::Entry},
     hash::Hash,
+    ops::ControlFlow,
 };
 
 use compact_str::CompactString;
 use hashbrown::{HashMap, hash_map};
 use serde::{Deserialize, Serialize, Serializer};
 
+use shakmaty::{Move, Position};
+
 use self::{
-    game::{GameFacts, Outcome, Speed},
+    game::{GameFacts, Outcome, Speed, StatsTags},
     histogram::Histogram,
 };
+pub use crate::pipeline::Merge;
 use crate::{
-    openings::{OpeningBook, OpeningId},
+    openings::{Classifier, OpeningBook, OpeningId},
     record::{GameRecord, WarningKind},
+    replay::{
+        observer::{GameEnd, Observer},
+        tags::TagSet,
+    },
 };
-
-/// Combining two aggregates of disjoint sets of games into the aggregate of
-/// their union. Implementations are associative and commutative, and
-/// `Default::default()` is the identity (counts add; they saturate at
-/// `u64::MAX` rather than wrap).
-pub trait Merge {
-    /// Adds `other` into `self`.
-    fn merge(&mut self, other: Self);
-}
 
 impl Merge for u64 {
     fn merge(&mut self, other: Self) {
@@ -326,11 +326,47 @@ pub struct Accumulator {
     speeds: HashMap<Speed, Tally>,
 }
 
+/// The observer `stats` folds games with, one per worker: it classifies
+/// each game's opening and counts the game into its accumulator.
+#[derive(Debug, Default)]
+pub struct Counter {
+    classifier: Classifier,
+    /// The games counted so far.
+    pub counted: Accumulator,
+}
+
+impl Observer for Counter {
+    type Output = ();
+
+    fn tags(&mut self, tags: &TagSet<'_>) -> ControlFlow<()> {
+        self.classifier.tags(tags)
+    }
+
+    fn start<P: Position>(&mut self, pos: &P, standard: bool) {
+        self.classifier.start(pos, standard);
+    }
+
+    fn after_move<P: Position>(&mut self, pos: &P, m: &Move, ply: u32, mainline: bool) {
+        self.classifier.after_move(pos, m, ply, mainline);
+    }
+
+    fn end_game(&mut self, game: &GameEnd<'_, '_>) {
+        let opening = self.classifier.end_game(game);
+        self.counted.add(game.record, &StatsTags::of(game.tags), opening);
+    }
+}
+
+impl Merge for Counter {
+    fn merge(&mut self, other: Counter) {
+        self.counted.merge(other.counted);
+    }
+}
+
 impl Accumulator {
-    /// Counts one game.
-    pub fn add(&mut self, record: &GameRecord) {
+    /// Counts one game, with its tags and its book opening.
+    pub fn add(&mut self, record: &GameRecord, tags: &StatsTags<'_>, opening: Option<OpeningId>) {
         let outcome = Outcome::of(record);
-        let facts = GameFacts::of(record);
+        let facts = GameFacts::of(tags, opening);
         match facts.book_opening {
             Some(id) => {
                 let id = id as usize;
@@ -535,7 +571,7 @@ fn count(map: &mut BTreeMap<String, u64>, key: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{chunk::Chunk, options::ReplayOptions, replay::Replayer};
+    use crate::{options::ReplayOptions, testing::replay_with};
 
     fn tally(white_wins: u64, draws: u64, black_wins: u64, unfinished: u64, other: u64) -> Tally {
         Tally {
@@ -645,24 +681,44 @@ mod tests {
         assert!(Rated::try_from([1, 3, 2000]).is_err());
     }
 
-    /// The records of the committed sample, replayed as `stats` replays
-    /// them.
-    fn sample_records() -> Vec<GameRecord> {
-        let options = game::replay_options(ReplayOptions::default());
-        let bytes = include_bytes!("../../fixtures/sample.pgn").to_vec();
-        let mut records = Vec::new();
-        Replayer::new(options).replay(&Chunk::from_bytes("t", bytes), |r| records.push(r));
-        records
+    /// What `Counter` counts of each game of the committed sample.
+    #[derive(Default)]
+    struct Games(Classifier);
+
+    impl Observer for Games {
+        type Output = (StatsTags<'static>, Option<OpeningId>);
+
+        fn tags(&mut self, tags: &TagSet<'_>) -> ControlFlow<()> {
+            self.0.tags(tags)
+        }
+
+        fn start<P: Position>(&mut self, pos: &P, standard: bool) {
+            self.0.start(pos, standard);
+        }
+
+        fn after_move<P: Position>(&mut self, pos: &P, m: &Move, ply: u32, mainline: bool) {
+            self.0.after_move(pos, m, ply, mainline);
+        }
+
+        fn end_game(&mut self, game: &GameEnd<'_, '_>) -> Self::Output {
+            (StatsTags::of(game.tags).into_owned(), self.0.end_game(game))
+        }
     }
 
     /// Games counted by book id, by name, and in the hashed tables come
     /// out of `finish` the same whichever accumulator counted them.
     #[test]
     fn accumulators_of_any_split_merge_and_finish_as_one() {
-        let records = sample_records();
-        let count = |records: &[GameRecord]| {
+        let bytes = include_bytes!("../../fixtures/sample.pgn");
+        let records: Vec<_> = replay_with(bytes, ReplayOptions::default(), &mut Games::default())
+            .into_iter()
+            .map(|(record, (tags, opening))| (record, tags, opening))
+            .collect();
+        let count = |records: &[(GameRecord, StatsTags, Option<OpeningId>)]| {
             let mut accumulator = Accumulator::default();
-            records.iter().for_each(|record| accumulator.add(record));
+            for (record, tags, opening) in records {
+                accumulator.add(record, tags, *opening);
+            }
             accumulator
         };
         let whole = count(&records);

@@ -1,0 +1,189 @@
+//! The observer seam: how a consumer sees a game as it is replayed.
+//!
+//! The shape of pgn-reader's `Visitor`: the tag section first (an observer
+//! may skip the game there, before any move is replayed), then each move
+//! legally played with the positions around it, comments, NAGs and
+//! variations, and the end of the game with its record. Export, opening
+//! classification, move hashing and the statistics are observers; the
+//! record is the same whoever observes. Every method but `end_game` does
+//! nothing by default, and the replay is generic over the observer, so a
+//! consumer pays only for the callbacks it fills in.
+
+use std::ops::ControlFlow;
+
+use shakmaty::{Move, Position};
+
+use super::tags::TagSet;
+use crate::record::GameRecord;
+
+/// Where a game's bytes are in its input (uncompressed).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Address {
+    /// 0-based byte offset of the game's first byte.
+    pub offset: u64,
+    /// Length in bytes, up to the next game.
+    pub length: u64,
+}
+
+/// A game at its end, as observers see it.
+#[derive(Debug)]
+pub struct GameEnd<'g, 'a> {
+    /// What the replay found. Its `index` counts games from the start of
+    /// the chunk and its lines from the chunk's first line: the pipeline
+    /// makes both the input's when it puts records back in order, so an
+    /// observer must not depend on where a game stands.
+    pub record: &'g GameRecord,
+    /// The game's tags, as written.
+    pub tags: &'g TagSet<'a>,
+    /// The game's text, from its first byte to the next game's.
+    pub text: &'g [u8],
+    /// Where the text is in its input.
+    pub address: Address,
+    /// Whether the moves were replayed: the variant is supported and the
+    /// start position valid (an error may still have stopped the replay).
+    pub replayed: bool,
+}
+
+/// A consumer of games as they are replayed. One observer per worker
+/// thread sees that worker's games one after another.
+pub trait Observer {
+    /// What the observer makes of one game, delivered with its record in
+    /// input order (`()` for observers that aggregate in place).
+    type Output: Send;
+
+    /// The tag section has been read. `Break` skips the game: no move is
+    /// replayed, no other method is called for it, and no record is made.
+    fn tags(&mut self, _tags: &TagSet<'_>) -> ControlFlow<()> {
+        ControlFlow::Continue(())
+    }
+
+    /// The start position is set up; `standard` when it is the standard
+    /// start position of standard chess.
+    fn start<P: Position>(&mut self, _pos: &P, _standard: bool) {}
+
+    /// `m` is about to be played from `pos` (mainline or variation).
+    fn before_move<P: Position>(&mut self, _pos: &P, _m: &Move) {}
+
+    /// `m` was played: `pos` is the position after it, `ply` its 1-based
+    /// half-move in its line, `mainline` false inside a variation.
+    fn after_move<P: Position>(&mut self, _pos: &P, _m: &Move, _ply: u32, _mainline: bool) {}
+
+    /// A numeric annotation glyph (`$n`, `!`, `?`...).
+    fn nag(&mut self, _nag: u8) {}
+
+    /// A comment's text, without its braces.
+    fn comment(&mut self, _text: &[u8]) {}
+
+    /// A variation begins (only when variations are replayed).
+    fn begin_variation(&mut self) {}
+
+    /// A variation ends (only when variations are replayed).
+    fn end_variation(&mut self) {}
+
+    /// The game is over; its record is made.
+    fn end_game(&mut self, game: &GameEnd<'_, '_>) -> Self::Output;
+}
+
+/// Observes nothing: the record alone.
+impl Observer for () {
+    type Output = ();
+
+    fn end_game(&mut self, _game: &GameEnd<'_, '_>) {}
+}
+
+/// Two observers side by side: both see every game (the first may skip it
+/// for both).
+impl<A: Observer, B: Observer> Observer for (A, B) {
+    type Output = (A::Output, B::Output);
+
+    fn tags(&mut self, tags: &TagSet<'_>) -> ControlFlow<()> {
+        self.0.tags(tags)?;
+        self.1.tags(tags)
+    }
+
+    fn start<P: Position>(&mut self, pos: &P, standard: bool) {
+        self.0.start(pos, standard);
+        self.1.start(pos, standard);
+    }
+
+    fn before_move<P: Position>(&mut self, pos: &P, m: &Move) {
+        self.0.before_move(pos, m);
+        self.1.before_move(pos, m);
+    }
+
+    fn after_move<P: Position>(&mut self, pos: &P, m: &Move, ply: u32, mainline: bool) {
+        self.0.after_move(pos, m, ply, mainline);
+        self.1.after_move(pos, m, ply, mainline);
+    }
+
+    fn nag(&mut self, nag: u8) {
+        self.0.nag(nag);
+        self.1.nag(nag);
+    }
+
+    fn comment(&mut self, text: &[u8]) {
+        self.0.comment(text);
+        self.1.comment(text);
+    }
+
+    fn begin_variation(&mut self) {
+        self.0.begin_variation();
+        self.1.begin_variation();
+    }
+
+    fn end_variation(&mut self) {
+        self.0.end_variation();
+        self.1.end_variation();
+    }
+
+    fn end_game(&mut self, game: &GameEnd<'_, '_>) -> Self::Output {
+        (self.0.end_game(game), self.1.end_game(game))
+    }
+}
+
+/// Keeps each game's tags, decoded and owned (`check`, `crosstable`).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct KeepTags;
+
+impl Observer for KeepTags {
+    type Output = super::tags::TagList;
+
+    fn end_game(&mut self, game: &GameEnd<'_, '_>) -> Self::Output {
+        game.tags.to_list()
+    }
+}
+
+/// Hashes each game's mainline moves: equal move sequences have equal
+/// hashes (`check`'s search for copies of a game).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct MovesHash {
+    hash: u64,
+}
+
+impl Observer for MovesHash {
+    type Output = u64;
+
+    fn start<P: Position>(&mut self, _pos: &P, _standard: bool) {
+        self.hash = 0;
+    }
+
+    fn after_move<P: Position>(&mut self, _pos: &P, m: &Move, _ply: u32, mainline: bool) {
+        if mainline {
+            self.hash = mix(self.hash, m);
+        }
+    }
+
+    fn end_game(&mut self, _game: &GameEnd<'_, '_>) -> u64 {
+        std::mem::take(&mut self.hash)
+    }
+}
+
+/// Folds a move into a running hash of the move sequence (one multiply:
+/// it runs on every ply; a collision only merges two games in `check`'s
+/// search for copies).
+fn mix(hash: u64, m: &Move) -> u64 {
+    let from = m.from().map_or(64, |sq| sq as u64);
+    let key =
+        1 + from + ((m.to() as u64) << 7) + (m.promotion().map_or(0, |role| role as u64) << 14);
+    (hash ^ key).wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(29)
+}
