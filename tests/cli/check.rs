@@ -5,15 +5,11 @@
 //! bad-input fixtures; the clean tournament reports nothing; formats,
 //! exit codes, the event format and the configuration file.
 
-use std::{
-    collections::BTreeSet,
-    fs,
-    process::{Command, Stdio},
-};
+use std::{collections::BTreeSet, fs};
 
 use serde_json::Value;
 
-use crate::util::{Run, fixture, parse_jsonl, run};
+use crate::util::{Arbiter, fixture, parse_jsonl, run};
 
 /// `arbiter check -q --format jsonl fixtures/<relative> <extra>...`: the
 /// findings, one JSON object each.
@@ -262,21 +258,6 @@ fn the_event_format_decides_how_often_a_pair_may_meet() {
     assert_eq!(codes(&["--rounds", "9"]), ["E404", "E405"]);
 }
 
-/// Runs `arbiter check` in `dir` (where an arbiter.toml may be).
-fn run_in(dir: &std::path::Path, args: &[&str]) -> Run {
-    let output = Command::new(env!("CARGO_BIN_EXE_arbiter"))
-        .args(args)
-        .current_dir(dir)
-        .stdin(Stdio::null())
-        .output()
-        .expect("the arbiter binary runs");
-    Run {
-        code: output.status.code(),
-        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
-    }
-}
-
 #[test]
 fn the_configuration_file_disables_codes_and_sets_the_format() {
     let dir = tempfile::tempdir().expect("a temporary directory");
@@ -287,13 +268,14 @@ fn the_configuration_file_disables_codes_and_sets_the_format() {
         "[check]\ndisable = [\"forfeit\"]\ndeny-warnings = true\n",
     )
     .expect("write arbiter.toml");
-    let run = run_in(dir.path(), &["check", "-q", &swiss]);
+    let run = Arbiter::new(&["check", "-q", &swiss]).current_dir(dir.path()).run();
     assert_eq!(run.code, Some(0), "{}{}", run.stdout, run.stderr);
     assert!(run.stdout.contains("disabled: W130\n"), "{}", run.stdout);
     let other = dir.path().join("round-robin.toml");
     fs::write(&other, "[event]\nformat = \"round-robin\"\n").expect("write the config");
     let other = other.to_str().expect("UTF-8 path");
-    let run = run_in(dir.path(), &["check", "-q", "--config", other, "--format", "jsonl", &faults]);
+    let args = ["check", "-q", "--config", other, "--format", "jsonl", &faults];
+    let run = Arbiter::new(&args).current_dir(dir.path()).run();
     let codes: Vec<Value> = parse_jsonl(&run.stdout)
         .into_iter()
         .filter(|f| f["game"] == 47)
@@ -307,10 +289,11 @@ fn a_bad_configuration_is_a_usage_error() {
     let dir = tempfile::tempdir().expect("a temporary directory");
     let swiss = fixture("tournament/swiss.pgn");
     fs::write(dir.path().join("arbiter.toml"), "[check]\ndisable = [\"W999\"]\n").expect("write");
-    let run = run_in(dir.path(), &["check", "-q", &swiss]);
+    let run = Arbiter::new(&["check", "-q", &swiss]).current_dir(dir.path()).run();
     assert_eq!(run.code, Some(2));
     assert!(run.stderr.contains("unknown code \"W999\""), "{}", run.stderr);
-    let run = run_in(dir.path(), &["check", "-q", "--config", "missing.toml", &swiss]);
+    let args = ["check", "-q", "--config", "missing.toml", &swiss];
+    let run = Arbiter::new(&args).current_dir(dir.path()).run();
     assert_eq!(run.code, Some(2));
     assert!(run.stderr.contains("missing.toml"), "{}", run.stderr);
 }

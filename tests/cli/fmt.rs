@@ -9,13 +9,11 @@ use serde_json::Value;
 
 use crate::util::{every_fixture, fixture, parse_jsonl, run};
 
+/// `arbiter fmt -q path`, which must succeed: its output, byte for byte.
 fn format(path: &str) -> Vec<u8> {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_arbiter"))
-        .args(["fmt", "-q", path])
-        .output()
-        .expect("run arbiter fmt");
-    assert_eq!(out.status.code(), Some(0), "{path}: {}", String::from_utf8_lossy(&out.stderr));
-    out.stdout
+    let out = run(&["fmt", "-q", path]);
+    assert_eq!(out.code, Some(0), "{path}: {}", out.stderr);
+    out.stdout_bytes
 }
 
 /// The facts about each game that formatting must not change.
