@@ -2,20 +2,35 @@
 # Every game of the shared corpus is reported: for each `.pgn.zst` file in
 # ../shared/corpus, the number of records `arbiter games` prints equals the
 # number of lines starting with `[Event ` (how SOURCES.md counts games; every
-# game of these files has an Event tag). Skipped when the corpus is absent.
+# game of these files has an Event tag). Skipped, saying so on standard
+# error, when the corpus, its `.pgn.zst` files or the zstd command are
+# absent; with ARBITER_REQUIRE_CORPUS=1 that is a failure instead.
 #
 #   scripts/corpus_count.sh [ARBITER]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 corpus=../shared/corpus
-if [ ! -d "$corpus" ] || ! command -v zstd >/dev/null; then
-    echo "corpus_count: $corpus or the zstd command not present, skipped"
+
+# Skips (exit 0), or fails (exit 1) under ARBITER_REQUIRE_CORPUS=1: $1 is
+# what is missing.
+missing() {
+    if [ "${ARBITER_REQUIRE_CORPUS:-}" = 1 ]; then
+        echo "corpus_count: failed: $1 (ARBITER_REQUIRE_CORPUS=1)" >&2
+        exit 1
+    fi
+    echo "corpus_count: skipped: $1 (set ARBITER_REQUIRE_CORPUS=1 to make this a failure)" >&2
     exit 0
-fi
+}
+
+[ -d "$corpus" ] || missing "$corpus not found"
+command -v zstd >/dev/null || missing "the zstd command not found"
+shopt -s nullglob
+files=("$corpus"/*.pgn.zst)
+[ ${#files[@]} -gt 0 ] || missing "no .pgn.zst file in $corpus"
 arbiter=${1:-target/release/arbiter}
 [ -x "$arbiter" ] || cargo build --release --quiet
 status=0
-for file in "$corpus"/*.pgn.zst; do
+for file in "${files[@]}"; do
     expected=$(zstd -dc "$file" | grep -c '^\[Event ')
     reported=$("$arbiter" games -q --format jsonl "$file" | wc -l)
     if [ "$reported" = "$expected" ]; then

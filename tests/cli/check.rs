@@ -1,19 +1,16 @@
-//! `arbiter check`: every code found at the right place (file, line, game),
-//! on the planted faults of fixtures/tournament/faults.pgn (see make.py
-//! there: one fault per game of a 10-player round robin) and, for the
-//! move-level codes a tournament file rarely shows, on the rules and
+//! `arbiter check`: every code found at the right place (file, line, game)
+//! with its message, from one table (`EXPECTED`): the planted faults of
+//! fixtures/tournament/faults.pgn (see make.py there: one fault per game of
+//! a 10-player round robin), which are all a plain run reports there, and,
+//! for the move-level codes a tournament file rarely shows, the rules and
 //! bad-input fixtures; the clean tournament reports nothing; formats,
 //! exit codes, the event format and the configuration file.
 
-use std::{
-    collections::BTreeSet,
-    fs,
-    process::{Command, Stdio},
-};
+use std::{collections::BTreeSet, fs};
 
 use serde_json::Value;
 
-use crate::util::{Run, fixture, parse_jsonl, run};
+use crate::util::{Arbiter, fixture, parse_jsonl, run};
 
 /// `arbiter check -q --format jsonl fixtures/<relative> <extra>...`: the
 /// findings, one JSON object each.
@@ -26,97 +23,191 @@ fn findings(relative: &str, extra: &[&str]) -> Vec<Value> {
     parse_jsonl(&run.stdout)
 }
 
-/// Asserts a finding `code` at `line` of game `game` of `relative`.
+/// A finding that a run of `check` must report: one row of [`EXPECTED`].
+#[derive(Debug)]
+struct Expected {
+    /// The test that looks for it.
+    test: &'static str,
+    code: &'static str,
+    /// The input, under `fixtures/`.
+    file: &'static str,
+    line: u64,
+    game: u64,
+    /// A fragment of its message.
+    says: &'static str,
+    /// Options of the run beyond `check -q --format jsonl FILE`.
+    with: &'static [&'static str],
+}
+
+impl Expected {
+    /// Whether `finding` is this one.
+    fn is(&self, finding: &Value) -> bool {
+        finding["code"] == self.code
+            && finding["line"] == self.line
+            && finding["game"] == self.game
+            && finding["message"].as_str().is_some_and(|m| m.contains(self.says))
+    }
+}
+
+/// Asserts the finding of the row of [`EXPECTED`] for test `test`: at its
+/// place, with its file, severity, name and hint.
 #[track_caller]
-fn assert_found(relative: &str, extra: &[&str], code: &str, line: u64, game: u64) {
-    let found = findings(relative, extra);
-    let path = fixture(relative);
-    let hit = found.iter().find(|f| f["code"] == code && f["line"] == line && f["game"] == game);
-    let Some(hit) = hit else {
+fn assert_found(test: &str) {
+    let expected = EXPECTED.iter().find(|e| e.test == test).expect("a row for the test");
+    let found = findings(expected.file, expected.with);
+    let Some(hit) = found.iter().find(|f| expected.is(f)) else {
         let codes: Vec<String> = found
             .iter()
-            .map(|f| format!("{} line {} game {}", f["code"], f["line"], f["game"]))
+            .map(|f| {
+                format!("{} line {} game {}: {}", f["code"], f["line"], f["game"], f["message"])
+            })
             .collect();
-        panic!("no {code} at line {line}, game {game} of {relative}; found:\n{}", codes.join("\n"));
+        panic!("no finding {expected:?}; found:\n{}", codes.join("\n"));
     };
-    assert_eq!(hit["file"], path.as_str(), "{hit}");
-    let severity = if code.starts_with('E') { "error" } else { "warning" };
+    assert_eq!(hit["file"], fixture(expected.file).as_str(), "{hit}");
+    let severity = if expected.code.starts_with('E') { "error" } else { "warning" };
     assert_eq!(hit["severity"], severity, "{hit}");
     assert!(hit["hint"].as_str().is_some_and(|h| !h.is_empty()), "{hit}");
     assert!(hit["name"].as_str().is_some_and(|n| !n.is_empty()), "{hit}");
 }
 
-/// One test per code: `name: CODE in FILE at LINE, game GAME [with ARGS]`.
-macro_rules! found {
-    ($($test:ident: $code:literal in $file:literal at $line:literal, game $game:literal $(with $($arg:literal)+)?;)*) => {
-        /// Every code a test below looks for.
-        const TESTED: &[&str] = &[$($code),*];
+/// The table [`EXPECTED`] and one test per row:
+/// `name: CODE in FILE, line LINE, game GAME, says "FRAGMENT" [with ARGS]`.
+macro_rules! expected {
+    ($($test:ident: $code:literal in $file:expr, line $line:literal, game $game:literal,
+        says $says:literal $(with $($arg:literal)+)?;)*) => {
+        /// Every finding a test looks for. The rows in FAULTS without
+        /// options are its planted faults, in file order.
+        const EXPECTED: &[Expected] = &[$(Expected {
+            test: stringify!($test),
+            code: $code,
+            file: $file,
+            line: $line,
+            game: $game,
+            says: $says,
+            with: &[$($($arg),+)?],
+        }),*];
         $(
             #[test]
             fn $test() {
-                assert_found($file, &[$($($arg),+)?], $code, $line, $game);
+                assert_found(stringify!($test));
             }
         )*
     };
 }
 
+/// One fault planted in each game (fixtures/tournament/make.py), plus a
+/// copied game and a repeated pairing.
 const FAULTS: &str = "tournament/faults.pgn";
 
-found! {
-    // Moves and results (E1xx, W12x-W13x).
-    e101_illegal_move: "E101" in "tournament/faults.pgn" at 567, game 27;
-    e102_ambiguous_move: "E102" in "rules/ambiguous.pgn" at 9, game 1;
-    e103_missing_promotion: "E103" in "rules/promotion.pgn" at 35, game 3;
-    e104_null_move: "E104" in "bad-input/null_move.pgn" at 9, game 1;
-    e105_unparseable_token: "E105" in "bad-input/unknown_tokens.pgn" at 9, game 1;
-    e106_bad_fen: "E106" in "bad-input/bad_fen.pgn" at 9, game 1;
-    e107_unterminated_comment: "E107" in "bad-input/unterminated_comment.pgn" at 9, game 1;
-    e108_unterminated_variation: "E108" in "bad-input/unterminated_variation.pgn" at 9, game 1;
-    e109_move_after_result: "E109" in "bad-input/move_after_result.pgn" at 9, game 1;
-    // Scholar's mate scored 1/2-1/2.
-    e110_result_contradicts_position: "E110" in "tournament/faults.pgn" at 1, game 1;
-    e111_moves_after_end: "E111" in "rules/moves_after_end.pgn" at 1, game 1;
-    e112_result_mismatch: "E112" in "tournament/faults.pgn" at 574, game 28;
-    w121_check_suffix: "W121" in "tournament/faults.pgn" at 709, game 34;
-    w122_move_number: "W122" in "tournament/faults.pgn" at 770, game 37;
-    w123_nonstandard_notation: "W123" in "tournament/faults.pgn" at 729, game 35;
-    w124_unmatched_variation_end: "W124" in "bad-input/stray_paren.pgn" at 9, game 1;
-    w125_stray_bytes: "W125" in "bad-input/nul_bytes.pgn" at 10, game 1;
-    w126_unsupported_variant: "W126" in "rules/unknown_variant.pgn" at 1, game 1;
-    w127_impossible_win: "W127" in "rules/impossible_win.pgn" at 1, game 1;
-    w128_empty_game: "W128" in "bad-input/no_moves.pgn" at 1, game 1;
-    w129_unfinished_game: "W129" in "tournament/faults.pgn" at 593, game 29;
-    w130_forfeit: "W130" in "tournament/faults.pgn" at 673, game 33;
-    // Players (W2xx).
-    w201_rating_changed: "W201" in "tournament/faults.pgn" at 333, game 17;
-    w202_title_changed: "W202" in "tournament/faults.pgn" at 354, game 18;
-    w203_name_variant_transposed: "W203" in "tournament/faults.pgn" at 245, game 13;
-    w203_name_variant_initial: "W203" in "tournament/faults.pgn" at 264, game 14;
-    w203_name_variant_case: "W203" in "tournament/faults.pgn" at 311, game 16;
-    w204_fide_id_changed: "W204" in "tournament/faults.pgn" at 376, game 19;
+expected! {
+    // The planted faults of FAULTS, in file order. Scholar's mate scored
+    // 1/2-1/2.
+    e110_result_contradicts_position: "E110" in FAULTS, line 1, game 1,
+        says "result 1/2-1/2 contradicts the final position: checkmate after ply 7";
     // Headers (W3xx).
-    w301_missing_tag: "W301" in "tournament/faults.pgn" at 18, game 2;
-    w302_malformed_tag: "W302" in "tournament/faults.pgn" at 40, game 3;
-    w303_duplicate_tag: "W303" in "tournament/faults.pgn" at 62, game 4;
-    w304_roster_order: "W304" in "tournament/faults.pgn" at 80, game 5;
-    w305_invalid_date: "W305" in "tournament/faults.pgn" at 100, game 6;
-    w306_malformed_rating: "W306" in "tournament/faults.pgn" at 120, game 7;
-    w307_malformed_fide_id: "W307" in "tournament/faults.pgn" at 141, game 8;
-    w308_malformed_time_control: "W308" in "tournament/faults.pgn" at 161, game 9;
-    w309_date_before_event: "W309" in "tournament/faults.pgn" at 180, game 10;
-    w310_several_events: "W310" in "tournament/faults.pgn" at 202, game 11;
-    w311_site_mismatch: "W311" in "tournament/faults.pgn" at 225, game 12;
-    // Pairings (E40x, W411). Game 32 is a round-7 game labelled 6.6: its
-    // players already played games 27 and 28 of round 6.
-    e401_player_twice_in_round: "E401" in "tournament/faults.pgn" at 651, game 32;
-    // Game 22 is game 21 again with the names swapped.
-    e402_duplicate_game: "E402" in "tournament/faults.pgn" at 441, game 22;
+    w301_missing_tag: "W301" in FAULTS, line 18, game 2,
+        says "missing Seven Tag Roster tag Site";
+    w302_malformed_tag: "W302" in FAULTS, line 40, game 3,
+        says "Date \"2024-03-01\": not a date";
+    w303_duplicate_tag: "W303" in FAULTS, line 62, game 4,
+        says "tag Round appears more than once";
+    w304_roster_order: "W304" in FAULTS, line 80, game 5,
+        says "the first tags are Event, Date, Site, Round";
+    w305_invalid_date: "W305" in FAULTS, line 100, game 6,
+        says "Date \"2024.03.32\": month 3 has 31 days";
+    w306_malformed_rating: "W306" in FAULTS, line 120, game 7,
+        says "WhiteElo \"27O0\": not a rating";
+    w307_malformed_fide_id: "W307" in FAULTS, line 141, game 8,
+        says "BlackFideId \"1OOOOO22\": not a FIDE ID";
+    w308_malformed_time_control: "W308" in FAULTS, line 161, game 9,
+        says "TimeControl \"90m+30s\": not of the form";
+    w309_date_before_event: "W309" in FAULTS, line 180, game 10,
+        says "Date \"2024.02.28\" is before EventDate \"2024.03.01\"";
+    w310_several_events: "W310" in FAULTS, line 202, game 11,
+        says "\"Arbiter Invitational 2042\" (1 game";
+    w311_site_mismatch: "W311" in FAULTS, line 225, game 12,
+        says "Site \"Utrecht\", but \"Utrecht NED\"";
+    // Players (W2xx).
+    w203_name_variant_transposed: "W203" in FAULTS, line 245, game 13,
+        says "\"Pieter Jansen\" (1 game) looks like a spelling of \"Jansen, Pieter\"";
+    w203_name_variant_initial: "W203" in FAULTS, line 264, game 14,
+        says "\"Eriksen,Ø\" (1 game) looks like a spelling of \"Eriksen, Øystein\"";
+    w203_name_variant_case: "W203" in FAULTS, line 311, game 16,
+        says "\"GUPTA, ARJUN\" (1 game) looks like a spelling of \"Gupta, Arjun\"";
+    w201_rating_changed: "W201" in FAULTS, line 333, game 17,
+        says "WhiteElo \"2537\" for Horvath, Katalin, but \"2532\"";
+    w202_title_changed: "W202" in FAULTS, line 354, game 18,
+        says "WhiteTitle \"CM\" for Eriksen, Øystein, but \"FM\"";
+    w204_fide_id_changed: "W204" in FAULTS, line 376, game 19,
+        says "WhiteFideId \"10999999\" for Jansen, Pieter, but \"10000100\"";
+    // Pairings (E40x, W411). Game 22 is game 21 again with the names
+    // swapped.
+    e402_duplicate_game: "E402" in FAULTS, line 441, game 22,
+        says "the same 64 plies as game 21 (line 420)";
     // Game 24 is board 5.3 labelled 5.2.
-    e403_duplicate_board: "E403" in "tournament/faults.pgn" at 485, game 24;
-    // Game 47, "round 10.1", repeats the pairing of game 42.
-    e404_too_many_meetings: "E404" in "tournament/faults.pgn" at 962, game 47 with "--rounds" "9";
-    e405_round_out_of_range: "E405" in "tournament/faults.pgn" at 962, game 47 with "--rounds" "9";
-    w411_repeat_pairing: "W411" in "tournament/faults.pgn" at 962, game 47;
+    e403_duplicate_board: "E403" in FAULTS, line 485, game 24,
+        says "round 5, board 2 holds two games: also game 23";
+    // Moves and results (E1xx, W12x-W13x).
+    e101_illegal_move: "E101" in FAULTS, line 567, game 27,
+        says "5... Qh4: illegal move";
+    e112_result_mismatch: "E112" in FAULTS, line 574, game 28,
+        says "Result tag 0-1 but the movetext ends with 1-0";
+    w129_unfinished_game: "W129" in FAULTS, line 593, game 29,
+        says "scored * (unfinished or unknown result)";
+    // Game 32 is a round-7 game labelled 6.6: both its players already
+    // played in round 6, in games 27 and 28.
+    e401_player_twice_in_round_white: "E401" in FAULTS, line 651, game 32,
+        says "Almeida, João plays twice in round 6: also game 27";
+    e401_player_twice_in_round_black: "E401" in FAULTS, line 651, game 32,
+        says "Dvořák, Tomáš plays twice in round 6: also game 28";
+    w130_forfeit: "W130" in FAULTS, line 673, game 33,
+        says "no moves, scored 1-0: a forfeit?";
+    w121_check_suffix: "W121" in FAULTS, line 709, game 34,
+        says "Bc4 gives check but has no + or #";
+    w123_nonstandard_notation: "W123" in FAULTS, line 729, game 35,
+        says "0-0 (not SAN) read as O-O";
+    w122_move_number: "W122" in FAULTS, line 770, game 37,
+        says "move number 6 stands where move 5 is played";
+    // Game 47, "round 10.1", repeats the pairing of game 42: a warning
+    // while the format is unknown, errors in an event of 9 rounds.
+    w411_repeat_pairing: "W411" in FAULTS, line 962, game 47,
+        says "Almeida, João and Berg, Ingrid meet for the 2nd time (first: game 42";
+    e404_too_many_meetings: "E404" in FAULTS, line 962, game 47,
+        says "meet for the 2nd time (first: game 42 (line 858)); the format allows 1"
+        with "--rounds" "9";
+    e405_round_out_of_range: "E405" in FAULTS, line 962, game 47,
+        says "round 10 in an event of 9 rounds" with "--rounds" "9";
+    // Move-level codes a tournament file rarely shows, in the rules and
+    // bad-input fixtures.
+    e102_ambiguous_move: "E102" in "rules/ambiguous.pgn", line 9, game 1,
+        says "5. Re3: ambiguous move";
+    e103_missing_promotion: "E103" in "rules/promotion.pgn", line 35, game 3,
+        says "2. a8: missing promotion piece";
+    e104_null_move: "E104" in "bad-input/null_move.pgn", line 9, game 1,
+        says "1... --: null move";
+    e105_unparseable_token: "E105" in "bad-input/unknown_tokens.pgn", line 9, game 1,
+        says "2. foo: unparseable token";
+    e106_bad_fen: "E106" in "bad-input/bad_fen.pgn", line 9, game 1,
+        says "bad FEN: illegal position: missing king";
+    e107_unterminated_comment: "E107" in "bad-input/unterminated_comment.pgn", line 9, game 1,
+        says "2... {: unterminated comment";
+    e108_unterminated_variation: "E108" in "bad-input/unterminated_variation.pgn", line 9, game 1,
+        says "2. (: unterminated variation";
+    e109_move_after_result: "E109" in "bad-input/move_after_result.pgn", line 9, game 1,
+        says "2. Nf3: move after the result";
+    e111_moves_after_end: "E111" in "rules/moves_after_end.pgn", line 1, game 1,
+        says "2 plies played after the game ended by insufficient material";
+    w124_unmatched_variation_end: "W124" in "bad-input/stray_paren.pgn", line 9, game 1,
+        says "`)` without a matching `(`";
+    w125_stray_bytes: "W125" in "bad-input/nul_bytes.pgn", line 10, game 1,
+        says "control bytes (e.g. NUL) in the movetext";
+    w126_unsupported_variant: "W126" in "rules/unknown_variant.pgn", line 1, game 1,
+        says "variant \"Bughouse\" is not supported";
+    w127_impossible_win: "W127" in "rules/impossible_win.pgn", line 1, game 1,
+        says "white has no mating material";
+    w128_empty_game: "W128" in "bad-input/no_moves.pgn", line 1, game 1,
+        says "game without moves";
 }
 
 #[test]
@@ -129,55 +220,31 @@ fn every_code_has_a_test() {
         .filter_map(|l| l.strip_prefix("| ")?.split(' ').next())
         .filter(|c| c.len() == 4 && c[1..].bytes().all(|b| b.is_ascii_digit()))
         .collect();
-    let tested: BTreeSet<&str> = TESTED.iter().copied().collect();
+    let tested: BTreeSet<&str> = EXPECTED.iter().map(|e| e.code).collect();
     assert_eq!(listed, tested);
 }
 
-/// Exactly the planted faults: nothing else is reported on faults.pgn.
+/// Exactly the planted faults, in file order: the rows of [`EXPECTED`] in
+/// FAULTS found by a plain run, and nothing else.
 #[test]
 fn faults_are_exactly_the_planted_ones() {
-    let found: Vec<(String, u64)> = findings(FAULTS, &[])
+    let found = findings(FAULTS, &[]);
+    let planted: Vec<&Expected> =
+        EXPECTED.iter().filter(|e| e.file == FAULTS && e.with.is_empty()).collect();
+    let place = |code: &str, line: u64, game: u64| format!("{code} line {line} game {game}");
+    let found_places: Vec<String> = found
         .iter()
         .map(|f| {
-            (f["code"].as_str().unwrap_or_default().to_owned(), f["line"].as_u64().unwrap_or(0))
+            let (line, game) = (f["line"].as_u64().unwrap_or(0), f["game"].as_u64().unwrap_or(0));
+            place(f["code"].as_str().unwrap_or_default(), line, game)
         })
         .collect();
-    let expected = [
-        ("E110", 1),
-        ("W301", 18),
-        ("W302", 40),
-        ("W303", 62),
-        ("W304", 80),
-        ("W305", 100),
-        ("W306", 120),
-        ("W307", 141),
-        ("W308", 161),
-        ("W309", 180),
-        ("W310", 202),
-        ("W311", 225),
-        ("W203", 245),
-        ("W203", 264),
-        ("W203", 311),
-        ("W201", 333),
-        ("W202", 354),
-        ("W204", 376),
-        ("E402", 441),
-        ("E403", 485),
-        ("E101", 567),
-        ("E112", 574),
-        ("W129", 593),
-        // Both players of game 32.
-        ("E401", 651),
-        ("E401", 651),
-        ("W130", 673),
-        ("W121", 709),
-        ("W123", 729),
-        ("W122", 770),
-        ("W411", 962),
-    ];
-    let expected: Vec<(String, u64)> =
-        expected.iter().map(|(c, l)| ((*c).to_owned(), *l)).collect();
-    assert_eq!(found, expected);
+    let planted_places: Vec<String> =
+        planted.iter().map(|e| place(e.code, e.line, e.game)).collect();
+    assert_eq!(found_places, planted_places);
+    for (finding, expected) in found.iter().zip(&planted) {
+        assert!(expected.is(finding), "expected {expected:?}, found {finding}");
+    }
 }
 
 #[test]
@@ -262,21 +329,6 @@ fn the_event_format_decides_how_often_a_pair_may_meet() {
     assert_eq!(codes(&["--rounds", "9"]), ["E404", "E405"]);
 }
 
-/// Runs `arbiter check` in `dir` (where an arbiter.toml may be).
-fn run_in(dir: &std::path::Path, args: &[&str]) -> Run {
-    let output = Command::new(env!("CARGO_BIN_EXE_arbiter"))
-        .args(args)
-        .current_dir(dir)
-        .stdin(Stdio::null())
-        .output()
-        .expect("the arbiter binary runs");
-    Run {
-        code: output.status.code(),
-        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
-    }
-}
-
 #[test]
 fn the_configuration_file_disables_codes_and_sets_the_format() {
     let dir = tempfile::tempdir().expect("a temporary directory");
@@ -287,13 +339,14 @@ fn the_configuration_file_disables_codes_and_sets_the_format() {
         "[check]\ndisable = [\"forfeit\"]\ndeny-warnings = true\n",
     )
     .expect("write arbiter.toml");
-    let run = run_in(dir.path(), &["check", "-q", &swiss]);
+    let run = Arbiter::new(&["check", "-q", &swiss]).current_dir(dir.path()).run();
     assert_eq!(run.code, Some(0), "{}{}", run.stdout, run.stderr);
     assert!(run.stdout.contains("disabled: W130\n"), "{}", run.stdout);
     let other = dir.path().join("round-robin.toml");
     fs::write(&other, "[event]\nformat = \"round-robin\"\n").expect("write the config");
     let other = other.to_str().expect("UTF-8 path");
-    let run = run_in(dir.path(), &["check", "-q", "--config", other, "--format", "jsonl", &faults]);
+    let args = ["check", "-q", "--config", other, "--format", "jsonl", &faults];
+    let run = Arbiter::new(&args).current_dir(dir.path()).run();
     let codes: Vec<Value> = parse_jsonl(&run.stdout)
         .into_iter()
         .filter(|f| f["game"] == 47)
@@ -307,10 +360,11 @@ fn a_bad_configuration_is_a_usage_error() {
     let dir = tempfile::tempdir().expect("a temporary directory");
     let swiss = fixture("tournament/swiss.pgn");
     fs::write(dir.path().join("arbiter.toml"), "[check]\ndisable = [\"W999\"]\n").expect("write");
-    let run = run_in(dir.path(), &["check", "-q", &swiss]);
+    let run = Arbiter::new(&["check", "-q", &swiss]).current_dir(dir.path()).run();
     assert_eq!(run.code, Some(2));
     assert!(run.stderr.contains("unknown code \"W999\""), "{}", run.stderr);
-    let run = run_in(dir.path(), &["check", "-q", "--config", "missing.toml", &swiss]);
+    let args = ["check", "-q", "--config", "missing.toml", &swiss];
+    let run = Arbiter::new(&args).current_dir(dir.path()).run();
     assert_eq!(run.code, Some(2));
     assert!(run.stderr.contains("missing.toml"), "{}", run.stderr);
 }

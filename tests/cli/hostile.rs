@@ -7,7 +7,7 @@
 
 use std::{fs, time::Duration};
 
-use crate::util::{parse_jsonl, run_within, warnings_of};
+use crate::util::{Arbiter, parse_jsonl, warnings_of};
 
 /// Far more than these runs take (under a second each, debug build); the
 /// quadratic steps they guard against took a minute or more.
@@ -27,7 +27,7 @@ fn a_hundred_thousand_duplicated_tags_are_each_reported_once_on_their_line() {
     let path = dir.path().join("tags.pgn");
     fs::write(&path, pgn).expect("write the input");
     let path = path.to_str().expect("UTF-8 path");
-    let run = run_within(&["games", "-q", "--format", "jsonl", path], WATCHDOG);
+    let run = Arbiter::new(&["games", "-q", "--format", "jsonl", path]).within(WATCHDOG).run();
     assert_eq!(run.code, Some(0), "{}", run.stderr);
     let records = parse_jsonl(&run.stdout);
     assert_eq!(records.len(), 1);
@@ -39,7 +39,7 @@ fn a_hundred_thousand_duplicated_tags_are_each_reported_once_on_their_line() {
         assert!(message.starts_with(&format!("tag T{n} appears more than once")), "{message}");
     }
     // `check` reads every tag again, for the order of the roster.
-    let run = run_within(&["check", "-q", "--format", "jsonl", path], WATCHDOG);
+    let run = Arbiter::new(&["check", "-q", "--format", "jsonl", path]).within(WATCHDOG).run();
     assert!(matches!(run.code, Some(0 | 1)), "exit {:?}\n{}", run.code, run.stderr);
     let findings = parse_jsonl(&run.stdout);
     let reported = findings.iter().filter(|f| f["name"] == "duplicate-tag").count();
@@ -68,7 +68,7 @@ fn thousands_of_short_games_of_one_move_are_checked_for_copies_in_linear_time() 
     let path = dir.path().join("short.pgn");
     fs::write(&path, pgn).expect("write the input");
     let path = path.to_str().expect("UTF-8 path");
-    let run = run_within(&["check", "-q", "--format", "jsonl", path], WATCHDOG);
+    let run = Arbiter::new(&["check", "-q", "--format", "jsonl", path]).within(WATCHDOG).run();
     assert!(matches!(run.code, Some(0 | 1)), "exit {:?}\n{}", run.code, run.stderr);
     let copies: Vec<_> = parse_jsonl(&run.stdout)
         .into_iter()

@@ -8,18 +8,18 @@ use std::{
     fs,
     io::Write,
     path::Path,
-    process::{Command, Stdio},
-    time::{Duration, Instant},
+    process::{Child, Command},
+    time::Duration,
 };
 
 use serde_json::Value;
 
-use crate::util::{every_fixture, fixture, parse_jsonl, run, run_with_stdin};
+use crate::util::{Arbiter, every_fixture, fixture, parse_jsonl, run};
 
 /// The records of `args` with the `file` field removed.
 fn records_without_file(args: &[&str], stdin: Option<&[u8]>) -> Vec<Value> {
     let run = match stdin {
-        Some(bytes) => run_with_stdin(args, bytes),
+        Some(bytes) => Arbiter::new(args).stdin(bytes).run(),
         None => run(args),
     };
     assert_eq!(run.code, Some(0), "{args:?}: {}", run.stderr);
@@ -118,38 +118,31 @@ fn a_named_pipe_is_read_as_a_stream() {
     let pipe = dir.path().join("games.pgn");
     let made = Command::new("mkfifo").arg(&pipe).status().expect("mkfifo runs");
     assert!(made.success(), "mkfifo failed");
-    let mut writer = Command::new("sh")
-        .args(["-c", "cat \"$1\" > \"$2\"", "sh", &sample])
-        .arg(&pipe)
-        .spawn()
-        .expect("sh runs");
-    // Output to a file: a full pipe cannot stall the run.
-    let out = dir.path().join("records.jsonl");
-    let mut arbiter = Command::new(env!("CARGO_BIN_EXE_arbiter"))
-        .args(["games", "--format", "jsonl"])
-        .arg(&pipe)
-        .stdin(Stdio::null())
-        .stdout(fs::File::create(&out).expect("output file"))
-        .spawn()
-        .expect("arbiter runs");
-    let deadline = Instant::now() + Duration::from_secs(60);
-    let status = loop {
-        if let Some(status) = arbiter.try_wait().expect("wait") {
-            break Some(status);
-        }
-        if Instant::now() > deadline {
-            let _ = arbiter.kill();
-            break None;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
-    let _ = writer.kill();
-    let _ = writer.wait();
-    let status = status.expect("arbiter still reading the named pipe after a minute");
-    assert_eq!(status.code(), Some(0), "arbiter on a named pipe");
-    let mut got = parse_jsonl(&fs::read_to_string(&out).expect("records"));
+    let _writer = Killed(
+        Command::new("sh")
+            .args(["-c", "cat \"$1\" > \"$2\"", "sh", &sample])
+            .arg(&pipe)
+            .spawn()
+            .expect("sh runs"),
+    );
+    let pipe = pipe.to_str().expect("UTF-8 path");
+    let run =
+        Arbiter::new(&["games", "--format", "jsonl", pipe]).within(Duration::from_secs(60)).run();
+    assert_eq!(run.code, Some(0), "arbiter on a named pipe: {}", run.stderr);
+    let mut got = parse_jsonl(&run.stdout);
     for record in &mut got {
         record.as_object_mut().expect("record object").remove("file");
     }
     assert_eq!(got, reference, "a named pipe");
+}
+
+/// A child process killed when the test is done with it, passed or failed
+/// (the pipe's writer would otherwise wait for a reader forever).
+struct Killed(Child);
+
+impl Drop for Killed {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
 }

@@ -5,9 +5,11 @@
 
 use std::process::{Command, Stdio};
 
-use crate::util::fixture;
+use crate::util::{assert_no_panic, fixture};
 
-/// Runs `shell` on a pseudo-terminal and returns what it showed.
+/// Runs `shell` on a pseudo-terminal and returns what it showed. The one
+/// run of arbiter not made with `util::Arbiter`, which cannot give it a
+/// terminal: what the terminal showed is checked for a panic instead.
 fn on_a_terminal(shell: &str) -> String {
     let output = Command::new("script")
         .args(["-qec", shell, "/dev/null"])
@@ -24,6 +26,7 @@ fn on_a_terminal(shell: &str) -> String {
         "script failed: {}\n{shown}",
         String::from_utf8_lossy(&output.stderr)
     );
+    assert_no_panic(&[shell], &shown);
     shown
 }
 

@@ -10,7 +10,7 @@ use std::{fs, path::Path};
 
 use serde_json::Value;
 
-use crate::util::{Run, fixture, run, run_with_stdin};
+use crate::util::{Arbiter, Run, fixture, run};
 
 /// The CSV files `--csv` writes, with their headers.
 const TABLES: [(&str, &[&str]); 8] = [
@@ -480,7 +480,7 @@ fn partials_stream_through_standard_input_and_output() {
     assert_eq!(part.stdout.lines().count(), 1, "one partial, one line");
     // Two partials concatenated on standard input: every count doubles.
     let twice = format!("{}{}", part.stdout, part.stdout);
-    let merged = run_with_stdin(&["merge", "--json", "-"], twice.as_bytes());
+    let merged = Arbiter::new(&["merge", "--json", "-"]).stdin(twice.as_bytes()).run();
     ok(&merged);
     let json: Value = serde_json::from_str(&merged.stdout).unwrap();
     assert_eq!(json["summary"]["games"], 22);

@@ -2,8 +2,8 @@
 
 use std::{
     io::{Read, Write},
-    path::PathBuf,
-    process::{Child, Command, Output, Stdio},
+    path::{Path, PathBuf},
+    process::{Child, Command, ExitStatus, Stdio},
     time::{Duration, Instant},
 };
 
@@ -37,78 +37,125 @@ pub fn fixture(relative: &str) -> String {
 /// What one run of the binary did.
 #[derive(Debug)]
 pub struct Run {
-    /// Exit code (`None` when killed by a signal).
+    /// Exit code; always `Some`, as a run killed by a signal fails the test.
     pub code: Option<i32>,
+    /// Standard output read as UTF-8 (invalid bytes replaced).
     pub stdout: String,
+    /// Standard output byte for byte, for the tests of `fmt`'s bytes.
+    pub stdout_bytes: Vec<u8>,
     pub stderr: String,
 }
 
-fn finish(output: Output) -> Run {
-    let run = Run {
-        code: output.status.code(),
-        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
-    };
-    assert!(!run.stderr.contains("panicked"), "arbiter panicked:\n{}", run.stderr);
-    run
+/// A run of the binary: its arguments and, where a test needs them,
+/// standard input, a working directory and a watchdog. Every test spawns
+/// arbiter through [`Arbiter::run`] ([`run`] is its shorthand), so that
+/// every run is checked for a panic.
+pub struct Arbiter<'a> {
+    args: &'a [&'a str],
+    stdin: Option<&'a [u8]>,
+    dir: Option<&'a Path>,
+    limit: Option<Duration>,
 }
 
-/// Runs `arbiter args...` with no standard input.
+impl<'a> Arbiter<'a> {
+    /// `arbiter args...` with no standard input, in the test's directory,
+    /// waited for as long as it takes.
+    pub fn new(args: &'a [&'a str]) -> Self {
+        Arbiter { args, stdin: None, dir: None, limit: None }
+    }
+
+    /// `input` on standard input.
+    pub fn stdin(self, input: &'a [u8]) -> Self {
+        Arbiter { stdin: Some(input), ..self }
+    }
+
+    /// Runs in `dir` (where an arbiter.toml may be).
+    pub fn current_dir(self, dir: &'a Path) -> Self {
+        Arbiter { dir: Some(dir), ..self }
+    }
+
+    /// Fails the test if the run has not finished within `limit`: for
+    /// inputs built to make a step of super-linear time hang, or reads
+    /// that could block (a watchdog, not a measure of speed).
+    pub fn within(self, limit: Duration) -> Self {
+        Arbiter { limit: Some(limit), ..self }
+    }
+
+    /// Runs it, and fails the test if arbiter panicked or was killed by a
+    /// signal.
+    pub fn run(self) -> Run {
+        let args = self.args;
+        let mut command = Command::new(env!("CARGO_BIN_EXE_arbiter"));
+        command
+            .args(args)
+            .stdin(if self.stdin.is_some() { Stdio::piped() } else { Stdio::null() })
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        if let Some(dir) = self.dir {
+            command.current_dir(dir);
+        }
+        let mut child = command.spawn().expect("the arbiter binary runs");
+        let stdin = child.stdin.take();
+        let mut stdout = child.stdout.take().expect("piped stdout");
+        let mut stderr = child.stderr.take().expect("piped stderr");
+        // Input written and output drained from other threads, so that a
+        // full pipe cannot stall the run.
+        let (status, stdout, stderr) = std::thread::scope(|scope| {
+            if let (Some(input), Some(mut pipe)) = (self.stdin, stdin) {
+                // A run that stops reading early closes the pipe: not our
+                // concern here.
+                scope.spawn(move || {
+                    let _ = pipe.write_all(input);
+                });
+            }
+            let stdout = scope.spawn(move || read_all(&mut stdout));
+            let stderr = scope.spawn(move || read_all(&mut stderr));
+            let status = match self.limit {
+                None => child.wait().expect("wait for arbiter"),
+                Some(limit) => wait_within(&mut child, limit, args),
+            };
+            (status, stdout.join().expect("stdout reader"), stderr.join().expect("stderr reader"))
+        });
+        let run = Run {
+            code: status.code(),
+            stdout: String::from_utf8_lossy(&stdout).into_owned(),
+            stdout_bytes: stdout,
+            stderr: String::from_utf8_lossy(&stderr).into_owned(),
+        };
+        assert_no_panic(args, &run.stderr);
+        assert!(run.code.is_some(), "arbiter {args:?} was killed: {status}\n{}", run.stderr);
+        run
+    }
+}
+
+/// Runs `arbiter args...` with no standard input: `Arbiter::new(args).run()`.
 pub fn run(args: &[&str]) -> Run {
-    let output = Command::new(env!("CARGO_BIN_EXE_arbiter"))
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("the arbiter binary runs");
-    finish(output)
+    Arbiter::new(args).run()
 }
 
-/// Starts `arbiter args...` with `stdin` as standard input and its output
-/// piped.
-fn spawn(args: &[&str], stdin: Stdio) -> Child {
-    Command::new(env!("CARGO_BIN_EXE_arbiter"))
-        .args(args)
-        .stdin(stdin)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the arbiter binary runs")
+/// Asserts that `stderr`, what `arbiter args...` printed there, shows no
+/// panic: neither the panic message nor the note on `RUST_BACKTRACE` that
+/// follows it.
+#[track_caller]
+pub fn assert_no_panic(args: &[&str], stderr: &str) {
+    assert!(
+        !stderr.contains("panicked") && !stderr.contains("RUST_BACKTRACE"),
+        "arbiter {args:?} panicked:\n{stderr}"
+    );
 }
 
-/// Runs `arbiter args...` with `input` on standard input.
-pub fn run_with_stdin(args: &[&str], input: &[u8]) -> Run {
-    let mut child = spawn(args, Stdio::piped());
-    let mut stdin = child.stdin.take().expect("piped stdin");
-    let input = input.to_vec();
-    // Write from another thread so a large input cannot deadlock on a full
-    // stdout pipe.
-    let writer = std::thread::spawn(move || {
-        let _ = stdin.write_all(&input);
-    });
-    let output = child.wait_with_output().expect("arbiter finishes");
-    writer.join().expect("stdin writer");
-    finish(output)
+fn read_all(pipe: &mut impl Read) -> Vec<u8> {
+    let mut bytes = Vec::new();
+    pipe.read_to_end(&mut bytes).expect("read arbiter's output");
+    bytes
 }
 
-/// Runs `arbiter args...` with no standard input, and fails the test if it
-/// has not finished within `limit`: for inputs built to make a step of
-/// super-linear time hang (a watchdog, not a measure of speed).
-pub fn run_within(args: &[&str], limit: Duration) -> Run {
-    let mut child = spawn(args, Stdio::null());
-    // Drained from other threads so that a full pipe cannot stall it.
-    let drain = |mut pipe: Box<dyn Read + Send>| {
-        std::thread::spawn(move || {
-            let mut bytes = Vec::new();
-            pipe.read_to_end(&mut bytes).expect("read arbiter's output");
-            bytes
-        })
-    };
-    let stdout = drain(Box::new(child.stdout.take().expect("piped stdout")));
-    let stderr = drain(Box::new(child.stderr.take().expect("piped stderr")));
+/// Waits for `child`; kills it and fails the test after `limit`.
+fn wait_within(child: &mut Child, limit: Duration, args: &[&str]) -> ExitStatus {
     let deadline = Instant::now() + limit;
-    let status = loop {
+    loop {
         if let Some(status) = child.try_wait().expect("wait for arbiter") {
-            break status;
+            return status;
         }
         if Instant::now() > deadline {
             let _ = child.kill();
@@ -116,13 +163,7 @@ pub fn run_within(args: &[&str], limit: Duration) -> Run {
             panic!("arbiter {args:?} did not finish within {limit:?}");
         }
         std::thread::sleep(Duration::from_millis(20));
-    };
-    let output = Output {
-        status,
-        stdout: stdout.join().expect("stdout reader"),
-        stderr: stderr.join().expect("stderr reader"),
-    };
-    finish(output)
+    }
 }
 
 /// Parses JSON Lines output: one object per non-empty line.

@@ -4,7 +4,7 @@
 
 use std::fs;
 
-use crate::util::{Run, fixture, parse_jsonl, records, run, run_with_stdin};
+use crate::util::{Arbiter, Run, fixture, parse_jsonl, records, run};
 
 /// The line after the one equal to `line`, asserting `line` is printed.
 fn line_after<'a>(stdout: &'a str, line: &str) -> &'a str {
@@ -164,7 +164,7 @@ fn exit_code_is_1_when_moves_follow_an_automatic_end() {
     let pgn = "[Event \"E\"]\n[Site \"S\"]\n[Date \"2024.01.01\"]\n[Round \"1\"]\n\
                [White \"W\"]\n[Black \"B\"]\n[Result \"1/2-1/2\"]\n[SetUp \"1\"]\n\
                [FEN \"8/8/8/4k3/8/8/4q3/4K3 w - - 0 1\"]\n\n1. Kxe2 Kd5 2. Kd3 1/2-1/2\n";
-    let run = run_with_stdin(&["validate", "-"], pgn.as_bytes());
+    let run = Arbiter::new(&["validate", "-"]).stdin(pgn.as_bytes()).run();
     assert_eq!(run.code, Some(1), "{}", run.stdout);
     let errors = diagnostic_lines(&run, "error");
     assert_eq!(errors.len(), 1, "{}", run.stdout);
@@ -229,12 +229,12 @@ fn a_directory_stands_for_the_pgn_files_in_it() {
 #[test]
 fn dash_reads_standard_input() {
     let bytes = fs::read(fixture("rules/en_passant.pgn")).expect("fixture");
-    let run = run_with_stdin(&["validate", "-"], &bytes);
+    let run = Arbiter::new(&["validate", "-"]).stdin(&bytes).run();
     assert_eq!(run.code, Some(1));
     line_after(&run.stdout, "-:29: error: game 3 (White - Black, round 3): 4. exd6: illegal move");
 
     let bytes = fs::read(fixture("rules/checkmate.pgn")).expect("fixture");
-    let run = run_with_stdin(&["games", "--format", "jsonl", "-"], &bytes);
+    let run = Arbiter::new(&["games", "--format", "jsonl", "-"]).stdin(&bytes).run();
     assert_eq!(run.code, Some(0), "{}", run.stderr);
     let recs = parse_jsonl(&run.stdout);
     assert_eq!(recs.len(), 4);
@@ -248,7 +248,7 @@ fn dash_reads_standard_input() {
 fn standard_input_and_files_mix_in_order() {
     let path = fixture("rules/stalemate.pgn");
     let bytes = fs::read(fixture("rules/checkmate.pgn")).expect("fixture");
-    let run = run_with_stdin(&["games", "--format", "jsonl", &path, "-"], &bytes);
+    let run = Arbiter::new(&["games", "--format", "jsonl", &path, "-"]).stdin(&bytes).run();
     let recs = parse_jsonl(&run.stdout);
     assert_eq!(recs.len(), 7);
     assert!(recs[..3].iter().all(|r| r["file"] == path.as_str()));
