@@ -2,7 +2,7 @@
 //! its name, its severity, what it means and how to fix it are written.
 //!
 //! Text, JSON Lines and SARIF output, `--list-codes`, the configuration
-//! file's `disable` list and the README all render from [`Code`] (as ruff's
+//! file's `disable` list and the user guide all render from [`Code`] (as ruff's
 //! `codes.rs`). Codes are stable: a code is never reused for another
 //! meaning. Numbers are grouped: 1xx one game's moves and result, 2xx
 //! players, 3xx headers, 4xx pairings; `E` codes are errors, `W` warnings.
@@ -312,13 +312,13 @@ mod tests {
         assert_eq!(Code::parse("W999"), None);
     }
 
-    /// The README's section for organisers lists every code with its name.
+    /// The user guide (docs/GUIDE.md) lists every code with its name.
     #[test]
     fn readme_lists_every_code() {
-        let readme = include_str!("../README.md");
+        let readme = include_str!("../docs/GUIDE.md");
         for &code in Code::ALL {
             let row = format!("| {} | `{}` |", code.code(), code.name());
-            assert!(readme.contains(&row), "README.md has no row `{row}`");
+            assert!(readme.contains(&row), "docs/GUIDE.md has no row `{row}`");
         }
     }
 }

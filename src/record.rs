@@ -2,7 +2,7 @@
 //!
 //! `GameRecord` is plain data handed from `replay` to the sinks. Its serde
 //! form *is* the JSON Lines schema of `arbiter games --format jsonl`: field
-//! names and meanings are a public contract (see README, "Record schema").
+//! names and meanings are a public contract (see docs/GUIDE.md, "Record schema").
 //! Nothing here does I/O or knows chess rules.
 
 use std::{borrow::Cow, sync::Arc};

@@ -238,7 +238,7 @@ pub fn summary(
     Ok(())
 }
 
-/// Writes the code table as Markdown (the README's table).
+/// Writes the code table as Markdown (the user guide's table).
 pub fn list_codes(wtr: &mut dyn Write) -> io::Result<()> {
     writeln!(wtr, "| code | name | severity | meaning | fix |")?;
     writeln!(wtr, "|---|---|---|---|---|")?;
