@@ -29,17 +29,17 @@ use std::{
 };
 
 use arbiter::{
-    chunk::{Chunk, find_cut},
+    chess::notation::{self, Written},
     options::{DEFAULT_CHUNK_SIZE, PipelineOptions, ReplayOptions},
+    pgn::{
+        chunk::{Chunk, find_cut},
+        cursor::GameCursor,
+        lexer::{Lexer, Token},
+    },
     pipeline,
     progress::Progress,
     record::GameRecord,
-    replay::{
-        Replayer,
-        cursor::GameCursor,
-        lexer::{Lexer, Token},
-        notation::{self, Written},
-    },
+    replay::Replayer,
     sink::Sink,
 };
 use criterion::{

@@ -3,6 +3,8 @@
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+use crate::diagnostic::codes::Code;
+
 /// Applies the FIDE Laws of Chess to PGN game collections.
 #[derive(Debug, Parser)]
 #[command(name = "arbiter", version, about, long_about = None)]
@@ -88,12 +90,23 @@ pub struct ValidateArgs {
     /// Report errors only, not warnings.
     #[arg(long)]
     pub errors_only: bool,
+    /// Leave out the findings of this code (`W301` or `missing-tag`; may be
+    /// repeated): they are not shown, and an error left out does not fail
+    /// the run. Text output only.
+    #[arg(long, value_name = "CODE", value_parser = parse_code)]
+    pub disable: Vec<Code>,
+}
+
+/// A finding code, by its code or its name.
+fn parse_code(text: &str) -> Result<Code, String> {
+    Code::parse(text)
+        .ok_or_else(|| format!("no such code: {text} (see `arbiter check --list-codes`)"))
 }
 
 /// Output formats of `validate`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ValidateFormat {
-    /// `file:line: error: ...` diagnostics and a summary.
+    /// `file:line: error[E101 illegal-move]: ...` diagnostics and a summary.
     Text,
     /// JSON Lines records of the games with findings.
     Jsonl,

@@ -19,23 +19,23 @@
 //! `ply` = 1-based half-move (0 = the start position); `move_number` = the
 //! PGN fullmove number; `line` = 1-based line; `offset` = 0-based byte.
 
-pub mod check;
-pub mod chunk;
+pub mod app;
+pub mod chess;
 pub mod cli;
-pub mod codes;
-pub mod commands;
-pub mod crosstable;
+pub mod diagnostic;
 pub mod exit;
 pub mod export;
-pub mod input;
+pub mod laws;
 pub mod openings;
 pub mod options;
+pub mod pgn;
 pub mod pipeline;
 pub mod progress;
 pub mod record;
 pub mod replay;
 pub mod sink;
-pub mod split;
+pub mod source;
 pub mod stats;
 #[cfg(test)]
 mod testing;
+pub mod tournament;

@@ -3,7 +3,7 @@
 
 use std::{io, process::ExitCode};
 
-use arbiter::{cli::Cli, commands, exit::ExitStatus};
+use arbiter::{app, cli::Cli, exit::ExitStatus};
 use clap::Parser;
 
 fn main() -> ExitCode {
@@ -19,7 +19,7 @@ fn main() -> ExitCode {
             };
         }
     };
-    match commands::run(cli.command) {
+    match app::run(cli.command) {
         Ok(status) => status.into(),
         Err(error) if is_broken_pipe(&error) => ExitStatus::Clean.into(),
         Err(error) => {

@@ -31,11 +31,10 @@ use std::{
 use hashbrown::{DefaultHashBuilder, HashMap, HashTable};
 use shakmaty::{Bitboard, Board, Chess, Color, Move, Position, Square, san::San};
 
-use crate::replay::{
-    observer::{GameEnd, Observer},
-    resolve::Replayable,
-    rules::legal_en_passant,
-    tags::{TagSet, given},
+use crate::{
+    chess::{identity::legal_en_passant, resolve::Replayable},
+    pgn::tags::{TagSet, given},
+    replay::observer::{GameEnd, Observer},
 };
 
 /// A position as the book tells positions apart: the repetition rule's

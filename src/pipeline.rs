@@ -27,13 +27,13 @@ use std::{
 use rayon::iter::{ParallelBridge, ParallelIterator};
 
 use crate::{
-    chunk::{Chunk, Chunker},
-    input::{self, InputError},
     options::{PipelineOptions, ReplayOptions},
+    pgn::chunk::{Chunk, Chunker},
     progress::Progress,
     record::GameRecord,
     replay::{ChunkCount, Replayer, observer::Observer},
     sink::{Sink, Summary, report_input_error},
+    source::{self, InputError},
 };
 
 /// Combining two aggregates of disjoint sets of games into the aggregate of
@@ -194,7 +194,7 @@ fn drive<W, T: Send, R>(
     std::thread::scope(|scope| {
         let chunk_size = options.chunk_size;
         let reading = progress.clone();
-        let observer: input::ReadObserver = Arc::new(move |bytes| reading.read(bytes));
+        let observer: source::ReadObserver = Arc::new(move |bytes| reading.read(bytes));
         // The chunker owns its ends: when it stops, the workers' input closes.
         scope.spawn(move || produce(paths, chunk_size, &observer, work_tx, permit_rx));
         scope.spawn(|| {
@@ -223,7 +223,7 @@ fn drive<W, T: Send, R>(
 fn produce(
     paths: &[String],
     chunk_size: usize,
-    observer: &input::ReadObserver,
+    observer: &source::ReadObserver,
     work: SyncSender<(u64, Work)>,
     permits: Receiver<()>,
 ) {
@@ -237,7 +237,7 @@ fn produce(
         sent
     };
     for path in paths {
-        let input = match input::open(path, observer.clone()) {
+        let input = match source::open(path, observer.clone()) {
             Ok(input) => input,
             Err(error) => {
                 if !send(Work::Failed(error)) {

@@ -2,8 +2,8 @@
 //! soups of PGN pieces.
 
 use crate::{
-    chunk::Chunk,
     options::ReplayOptions,
+    pgn::chunk::Chunk,
     record::GameRecord,
     replay::{Replayer, observer::Observer},
 };

@@ -13,15 +13,15 @@ use shakmaty::{
     san::{San, Suffix},
 };
 
-use super::{
-    lexer::{Lexer, Located, Token},
-    notation::{self, Written},
-    observer::Observer,
-    resolve::Replayable,
-    rules::{RuleFindings, RuleTracker},
-};
+use super::observer::Observer;
 use crate::{
+    chess::{
+        notation::{self, Written},
+        resolve::Replayable,
+    },
+    laws::{RuleFindings, RuleTracker},
     options::ReplayOptions,
+    pgn::lexer::{Lexer, Located, Token},
     record::{ErrorKind, GameError, Termination, Warning, WarningKind},
 };
 

@@ -1,41 +1,38 @@
-//! Replay: from a chunk of PGN bytes to one `GameRecord` per game.
+//! Replay, the driver: from a chunk of PGN bytes to one `GameRecord` per
+//! game, shown to an [`Observer`] as it is replayed.
 //!
-//! The [`cursor`] walks the chunk game by game: it hands each tag pair to
-//! the [`TagCollector`], which keeps them in a [`TagSet`], and the movetext
-//! to our [`lexer`] (nothing is skipped silently), which also finds where
-//! it ends. The moves are replayed on shakmaty under the [`rules`]. No I/O
-//! and no output formats here: a broken game is data in its record, never
-//! an `Err` and never a panic.
+//! The PGN layer's cursor walks the chunk game by game: it hands each tag
+//! pair to the [`TagCollector`], and the movetext to the lexer, which also
+//! finds where it ends. The chess layer sets up the start position; [`game`]
+//! replays the moves on shakmaty under the Laws (`laws`), telling the
+//! observer each move. No I/O and no output formats here: a broken game is
+//! data in its record, never an `Err` and never a panic.
 
-pub mod cursor;
 pub mod game;
-pub mod lexer;
-pub mod notation;
 pub mod observer;
-pub mod resolve;
-pub mod rules;
-pub mod tags;
 
 use std::borrow::Cow;
 
 use compact_str::CompactString;
 use pgn_reader::RawTag;
-use shakmaty::{
-    CastlingMode, Chess, FromSetup, PositionError, PositionErrorKinds,
-    fen::Fen,
-    variant::{Variant, VariantPosition},
-};
 
 use crate::{
-    chunk::Chunk,
+    chess::setup::{self, Setup},
+    laws::{
+        RuleTracker,
+        result::{self, RecordedResult, result_consistent},
+    },
     options::ReplayOptions,
-    record::{ErrorKind, GameError, GameRecord, Warning, WarningKind},
+    pgn::{
+        chunk::Chunk,
+        cursor::{GameCursor, GameSpan},
+        lexer,
+        tags::{self, TagCollector, TagSet},
+    },
+    record::{GameRecord, Warning, WarningKind},
 };
-use cursor::{GameCursor, GameSpan};
 use game::MovetextFacts;
 use observer::{Address, GameEnd, Observer};
-use rules::{RecordedResult, RuleTracker, result_consistent};
-use tags::{TagCollector, TagSet};
 
 /// Replays chunks; one per worker thread, reused for every chunk it gets.
 #[derive(Debug)]
@@ -125,7 +122,13 @@ impl Replayer {
                 line: span.line,
             });
         }
-        let (variant, setup) = start_position(tags, tag_bytes, &mut warnings, span.line);
+        let (variant, setup) = setup::start_position(
+            tags.variant.map(|variant| tags.text(variant)).as_deref(),
+            tags.fen.map(|fen| tags.text(fen)).as_deref(),
+            || tags::tag_line(tag_bytes, "FEN", span.line),
+            &mut warnings,
+            span.line,
+        );
         let standard = tags.fen.is_none() && variant == "chess";
         let rules = &mut self.rules;
         let replayed = matches!(setup, Setup::Chess(_) | Setup::Variant(_));
@@ -189,22 +192,21 @@ fn record(
         RecordedResult::Unknown if result != Some("*") => marker,
         _ => result,
     });
-    result_warnings(result, marker, span.line, &mut warnings);
+    result::tag_and_marker(result, marker, span.line, &mut warnings);
     let findings = facts.findings;
-    if let RecordedResult::Win(winner) = recorded
-        && findings.termination.is_none()
-        && facts.error.is_none()
-        && facts.final_side_cannot_mate(winner)
+    let ended = findings.termination.is_some() || facts.error.is_some();
+    if let Some(winner) =
+        result::impossible_win(recorded, ended, |side| facts.final_side_cannot_mate(side))
     {
         warnings.push(Warning {
-                kind: WarningKind::ImpossibleWin,
-                message: format!(
-                    "{} is scored as a win, but {winner} has no mating material (on time this is a draw)",
-                    result.or(marker).unwrap_or("?"),
-                )
-                .into(),
-                line: span.line,
-            });
+            kind: WarningKind::ImpossibleWin,
+            message: format!(
+                "{} is scored as a win, but {winner} has no mating material (on time this is a draw)",
+                result.or(marker).unwrap_or("?"),
+            )
+            .into(),
+            line: span.line,
+        });
     }
     if !facts.has_moves && facts.error.is_none() {
         warnings.push(Warning {
@@ -242,167 +244,6 @@ fn record(
         warnings,
         final_fen: facts.final_fen,
     }
-}
-
-/// Warns when the Result tag and the movetext marker disagree.
-fn result_warnings(
-    tag: Option<&str>,
-    marker: Option<&str>,
-    line: u64,
-    warnings: &mut Vec<Warning>,
-) {
-    let message = match (tag, marker) {
-        (Some(tag), Some(marker)) if tag != marker => {
-            format!("Result tag {tag} but the movetext ends with {marker}")
-        }
-        (Some(tag), None) => format!("Result tag {tag} but the movetext has no result marker"),
-        (None, Some(marker)) => format!("no Result tag; the movetext ends with {marker}"),
-        _ => return,
-    };
-    warnings.push(Warning { kind: WarningKind::ResultMismatch, message: message.into(), line });
-}
-
-/// The position a game starts from.
-enum Setup {
-    Chess(Chess),
-    Variant(VariantPosition),
-    Unsupported,
-    BadFen(GameError),
-}
-
-/// What the `Variant` tag asks for.
-enum Rules {
-    Standard,
-    Chess960,
-    Lichess(Variant),
-    Unknown(String),
-}
-
-fn rules_of(tag: Option<&str>) -> Rules {
-    let Some(tag) = tag else { return Rules::Standard };
-    let key: String =
-        tag.chars().filter(|c| c.is_alphanumeric()).flat_map(char::to_lowercase).collect();
-    match key.as_str() {
-        "" | "standard" | "chess" | "normal" | "fromposition" => Rules::Standard,
-        "chess960" | "960" | "fischerandom" | "fischerrandom" | "frc" => Rules::Chess960,
-        "atomic" => Rules::Lichess(Variant::Atomic),
-        "antichess" | "giveaway" | "suicide" => Rules::Lichess(Variant::Antichess),
-        "kingofthehill" | "koth" => Rules::Lichess(Variant::KingOfTheHill),
-        "threecheck" | "3check" => Rules::Lichess(Variant::ThreeCheck),
-        "crazyhouse" => Rules::Lichess(Variant::Crazyhouse),
-        "racingkings" => Rules::Lichess(Variant::RacingKings),
-        "horde" => Rules::Lichess(Variant::Horde),
-        _ => Rules::Unknown(tag.to_owned()),
-    }
-}
-
-/// Sets up the start position from the `Variant` and `FEN` tags; returns
-/// the variant's name too.
-fn start_position(
-    tags: &TagSet,
-    tag_bytes: &[u8],
-    warnings: &mut Vec<Warning>,
-    line: u64,
-) -> (Cow<'static, str>, Setup) {
-    let line_of_fen = || tags::tag_line(tag_bytes, "FEN", line);
-    let rules = rules_of(tags.variant.map(|variant| tags.text(variant)).as_deref());
-    let fen = match tags
-        .fen
-        .map(|fen| tags.text(fen))
-        .map(|fen| Fen::from_ascii(fen.trim().as_bytes()))
-    {
-        None => None,
-        Some(Ok(fen)) => Some(fen),
-        Some(Err(error)) => return ("chess".into(), bad_fen(tags, error, line_of_fen())),
-    };
-    match rules {
-        Rules::Unknown(name) => {
-            warnings.push(Warning {
-                kind: WarningKind::UnsupportedVariant,
-                message: format!("variant \"{name}\" is not supported: its moves were not checked")
-                    .into(),
-                line,
-            });
-            (name.into(), Setup::Unsupported)
-        }
-        Rules::Lichess(variant) => {
-            let pos = match fen {
-                None => Ok(VariantPosition::new(variant)),
-                Some(fen) => {
-                    let mode = CastlingMode::detect(&fen.as_setup().clone());
-                    lenient(
-                        VariantPosition::from_setup(variant, fen.into_setup(), mode),
-                        warnings,
-                        line,
-                    )
-                }
-            };
-            let name = variant.uci().into();
-            match pos {
-                Ok(pos) => (name, Setup::Variant(pos)),
-                Err(error) => (name, bad_fen(tags, error, line_of_fen())),
-            }
-        }
-        Rules::Standard | Rules::Chess960 => {
-            let chess960 = matches!(rules, Rules::Chess960);
-            let pos = match fen {
-                None => Ok(Chess::default()),
-                Some(fen) => {
-                    let setup = fen.into_setup();
-                    let mode = if chess960 {
-                        CastlingMode::Chess960
-                    } else {
-                        CastlingMode::detect(&setup)
-                    };
-                    lenient(Chess::from_setup(setup, mode), warnings, line)
-                }
-            };
-            let name = if chess960 { "chess960" } else { "chess" }.into();
-            match pos {
-                Ok(pos) => (name, Setup::Chess(pos)),
-                Err(error) => (name, bad_fen(tags, error, line_of_fen())),
-            }
-        }
-    }
-}
-
-/// Accepts a FEN position whose castling rights or en passant square cannot
-/// be right, or that has more material than a game could reach (lichess
-/// "From Position" games may start anywhere), as python-chess does, with a
-/// warning; rejects anything else (no king, a pawn on the back rank, the
-/// side not to move in check, ...).
-fn lenient<P>(
-    pos: Result<P, PositionError<P>>,
-    warnings: &mut Vec<Warning>,
-    line: u64,
-) -> Result<P, PositionError<P>> {
-    let fixable = PositionErrorKinds::INVALID_CASTLING_RIGHTS
-        | PositionErrorKinds::INVALID_EP_SQUARE
-        | PositionErrorKinds::TOO_MUCH_MATERIAL;
-    match pos {
-        Err(error) if fixable.contains(error.kinds()) => {
-            warnings.push(Warning {
-                kind: WarningKind::MalformedTag,
-                message: format!("FEN: {error}; accepted as set up").into(),
-                line,
-            });
-            error
-                .ignore_invalid_castling_rights()
-                .or_else(PositionError::ignore_invalid_ep_square)
-                .or_else(PositionError::ignore_too_much_material)
-        }
-        other => other,
-    }
-}
-
-fn bad_fen(tags: &TagSet, error: impl std::fmt::Display, line: u64) -> Setup {
-    Setup::BadFen(GameError {
-        kind: ErrorKind::BadFen,
-        san: tags.fen.map(|fen| tags.text(fen).into_owned()).unwrap_or_default(),
-        fen: String::new(),
-        line,
-        message: format!("bad FEN: {error}"),
-    })
 }
 
 #[cfg(test)]

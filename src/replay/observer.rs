@@ -13,7 +13,7 @@ use std::ops::ControlFlow;
 
 use shakmaty::{Move, Position};
 
-use super::tags::TagSet;
+use crate::pgn::tags::{TagList, TagSet};
 use crate::record::GameRecord;
 
 /// Where a game's bytes are in its input (uncompressed).
@@ -146,7 +146,7 @@ impl<A: Observer, B: Observer> Observer for (A, B) {
 pub struct KeepTags;
 
 impl Observer for KeepTags {
-    type Output = super::tags::TagList;
+    type Output = TagList;
 
     fn end_game(&mut self, game: &GameEnd<'_, '_>) -> Self::Output {
         game.tags.to_list()

@@ -6,22 +6,15 @@
 //! write; they never look at positions and never decide validity.
 
 mod csv;
-mod diagnostics;
 mod jsonl;
 mod pgn;
 mod summary;
 
 use std::{io, ops::ControlFlow};
 
-pub use self::{
-    csv::CsvSink,
-    diagnostics::{DiagnosticsSink, GameLabel, move_label},
-    jsonl::JsonlSink,
-    pgn::PgnSink,
-    summary::Summary,
-};
+pub use self::{csv::CsvSink, jsonl::JsonlSink, pgn::PgnSink, summary::Summary};
 pub use crate::record::Selection;
-use crate::{input::InputError, record::GameRecord};
+use crate::{record::GameRecord, source::InputError};
 
 /// Receives records in file order, each with `T`, what the run's observer
 /// made of the game (`()` when it observes nothing).

@@ -12,8 +12,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::{
     openings::{OpeningBook, OpeningId},
+    pgn::tags::{TagSet, given},
     record::GameRecord,
-    replay::tags::{TagSet, given},
 };
 
 /// A game's result, from White's side.

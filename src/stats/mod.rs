@@ -36,11 +36,9 @@ use self::{
 pub use crate::pipeline::Merge;
 use crate::{
     openings::{Classifier, OpeningBook, OpeningId},
+    pgn::tags::TagSet,
     record::{GameRecord, WarningKind},
-    replay::{
-        observer::{GameEnd, Observer},
-        tags::TagSet,
-    },
+    replay::observer::{GameEnd, Observer},
 };
 
 impl Merge for u64 {

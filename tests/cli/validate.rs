@@ -14,7 +14,7 @@ fn line_after<'a>(stdout: &'a str, line: &str) -> &'a str {
 }
 
 fn diagnostic_lines<'a>(run: &'a Run, severity: &str) -> Vec<&'a str> {
-    let needle = format!(": {severity}: ");
+    let needle = format!(": {severity}[");
     run.stdout.lines().filter(|l| l.contains(&needle)).collect()
 }
 
@@ -26,7 +26,9 @@ fn illegal_move_diagnostic_names_file_line_game_move_and_position() {
     let run = run(&["validate", &path]);
     let next = line_after(
         &run.stdout,
-        &format!("{path}:29: error: game 3 (White - Black, round 3): 4. exd6: illegal move"),
+        &format!(
+            "{path}:29: error[E101 illegal-move]: game 3 (White - Black, round 3): 4. exd6: illegal move"
+        ),
     );
     assert!(next.starts_with(char::is_whitespace), "FEN line not indented: {next:?}");
     assert_eq!(
@@ -35,7 +37,9 @@ fn illegal_move_diagnostic_names_file_line_game_move_and_position() {
     );
     let next = line_after(
         &run.stdout,
-        &format!("{path}:39: error: game 4 (White - Black, round 4): 3. exd6: illegal move"),
+        &format!(
+            "{path}:39: error[E101 illegal-move]: game 4 (White - Black, round 4): 3. exd6: illegal move"
+        ),
     );
     assert_eq!(next.trim(), "FEN: rnbqkbnr/ppp1pppp/8/3pP3/8/8/PPPP1PPP/RNBQKBNR w KQkq - 0 3");
     // Games 1 and 2 are valid: exactly two errors.
@@ -49,7 +53,9 @@ fn diagnostic_for_a_black_move_uses_the_ellipsis() {
     let run = run(&["validate", &path]);
     let next = line_after(
         &run.stdout,
-        &format!("{path}:19: error: game 2 (White - Black, round 2): 2... Nf6: illegal move"),
+        &format!(
+            "{path}:19: error[E101 illegal-move]: game 2 (White - Black, round 2): 2... Nf6: illegal move"
+        ),
     );
     assert_eq!(next.trim(), "FEN: rnbqkbnr/ppppp1pp/8/5p1Q/4P3/8/PPPP1PPP/RNB1KBNR b KQkq - 1 2");
 }
@@ -60,20 +66,24 @@ fn each_kind_of_move_error_is_described() {
     let run = run(&["validate", &path]);
     line_after(
         &run.stdout,
-        &format!("{path}:9: error: game 1 (White - Black, round 1): 2. foo: unparseable token"),
+        &format!(
+            "{path}:9: error[E105 unparseable-token]: game 1 (White - Black, round 1): 2. foo: unparseable token"
+        ),
     );
     let path = fixture("rules/ambiguous.pgn");
     let run = crate::util::run(&["validate", &path]);
     line_after(
         &run.stdout,
-        &format!("{path}:9: error: game 1 (White - Black, round 1): 5. Re3: ambiguous move"),
+        &format!(
+            "{path}:9: error[E102 ambiguous-move]: game 1 (White - Black, round 1): 5. Re3: ambiguous move"
+        ),
     );
     let path = fixture("rules/promotion.pgn");
     let run = crate::util::run(&["validate", &path]);
     line_after(
         &run.stdout,
         &format!(
-            "{path}:35: error: game 3 (White - Black, round 3): 2. a8: missing promotion piece"
+            "{path}:35: error[E103 missing-promotion]: game 3 (White - Black, round 3): 2. a8: missing promotion piece"
         ),
     );
 }
@@ -86,10 +96,14 @@ fn warnings_are_diagnostics_too() {
     // Games 1-6 each have exactly one finding; game 7 none.
     assert_eq!(warnings.len(), 6, "{}", run.stdout);
     for (line, game) in [(9, 1), (19, 2), (29, 3), (39, 4), (49, 5), (61, 6)] {
-        let prefix = format!("{path}:{line}: warning: game {game} (White - Black, round {game}): ");
+        // A notation finding: W121 check suffix to W123 non-standard notation.
+        let (at, game) = (
+            format!("{path}:{line}: warning[W12"),
+            format!("]: game {game} (White - Black, round {game}): "),
+        );
         assert!(
-            warnings.iter().any(|w| w.starts_with(&prefix)),
-            "no {prefix:?} in\n{}",
+            warnings.iter().any(|w| w.starts_with(&at) && w.contains(&game)),
+            "no {at:?}…{game:?} in\n{}",
             run.stdout
         );
     }
@@ -151,9 +165,9 @@ fn exit_code_is_1_when_a_result_contradicts_the_position() {
     let errors = diagnostic_lines(&run, "error");
     assert_eq!(errors.len(), 6, "{}", run.stdout);
     assert!(
-        errors
-            .iter()
-            .any(|e| e.starts_with(&format!("{path}:1: error: game 1 (White - Black, round 1): "))),
+        errors.iter().any(|e| e.starts_with(&format!(
+            "{path}:1: error[E110 result-contradicts-position]: game 1 (White - Black, round 1): "
+        ))),
         "{}",
         run.stdout
     );
@@ -168,7 +182,11 @@ fn exit_code_is_1_when_moves_follow_an_automatic_end() {
     assert_eq!(run.code, Some(1), "{}", run.stdout);
     let errors = diagnostic_lines(&run, "error");
     assert_eq!(errors.len(), 1, "{}", run.stdout);
-    assert!(errors[0].starts_with("-:1: error: game 1 (W - B, round 1): "), "{}", errors[0]);
+    assert!(
+        errors[0].starts_with("-:1: error[E111 moves-after-end]: game 1 (W - B, round 1): "),
+        "{}",
+        errors[0]
+    );
 }
 
 #[test]
@@ -180,7 +198,9 @@ fn exit_code_is_2_for_a_missing_file_and_the_other_file_is_still_read() {
     assert!(run.stderr.contains(&missing), "stderr does not name the file:\n{}", run.stderr);
     line_after(
         &run.stdout,
-        &format!("{path}:29: error: game 3 (White - Black, round 3): 4. exd6: illegal move"),
+        &format!(
+            "{path}:29: error[E101 illegal-move]: game 3 (White - Black, round 3): 4. exd6: illegal move"
+        ),
     );
 }
 
@@ -231,7 +251,10 @@ fn dash_reads_standard_input() {
     let bytes = fs::read(fixture("rules/en_passant.pgn")).expect("fixture");
     let run = Arbiter::new(&["validate", "-"]).stdin(&bytes).run();
     assert_eq!(run.code, Some(1));
-    line_after(&run.stdout, "-:29: error: game 3 (White - Black, round 3): 4. exd6: illegal move");
+    line_after(
+        &run.stdout,
+        "-:29: error[E101 illegal-move]: game 3 (White - Black, round 3): 4. exd6: illegal move",
+    );
 
     let bytes = fs::read(fixture("rules/checkmate.pgn")).expect("fixture");
     let run = Arbiter::new(&["games", "--format", "jsonl", "-"]).stdin(&bytes).run();
@@ -344,7 +367,7 @@ fn variations_flag_makes_an_illegal_variation_an_error() {
     line_after(
         &run.stdout,
         &format!(
-            "{path}:9: error: game 1 (White - Black, round 1): 3. Ke3: illegal move in a variation"
+            "{path}:9: error[E101 illegal-move]: game 1 (White - Black, round 1): 3. Ke3: illegal move in a variation"
         ),
     );
 }
@@ -365,4 +388,58 @@ fn records_follow_file_order_with_per_file_indices() {
         want.extend((1..=n).map(|i| (file.clone(), i)));
     }
     assert_eq!(got, want);
+}
+
+// ----------------------------------------------------------- codes, --disable
+
+/// validate names each finding by the code `check` gives it, and
+/// `--disable` leaves a code out: its findings are not shown, and an error
+/// left out does not fail the run.
+#[test]
+fn findings_carry_check_s_codes_and_disable_leaves_a_code_out() {
+    let path = fixture("rules/en_passant.pgn");
+    let run = run(&["validate", &path]);
+    assert_eq!(run.code, Some(1));
+    let checked = crate::util::run(&["check", "--format", "jsonl", &path]);
+    let codes: Vec<String> = parse_jsonl(&checked.stdout)
+        .iter()
+        .filter(|f| f["code"].as_str().is_some_and(|c| c.starts_with("E10")))
+        .map(|f| {
+            format!(
+                "{}:{}: error[{} {}]",
+                path,
+                f["line"],
+                f["code"].as_str().unwrap(),
+                f["name"].as_str().unwrap()
+            )
+        })
+        .collect();
+    assert_eq!(codes.len(), 2, "{}", checked.stdout);
+    for code in &codes {
+        assert!(
+            run.stdout.lines().any(|l| l.starts_with(code.as_str())),
+            "no {code} in\n{}",
+            run.stdout
+        );
+    }
+    for disable in ["E101", "illegal-move", "e101"] {
+        let run = crate::util::run(&["validate", "--disable", disable, &path]);
+        assert_eq!(run.code, Some(0), "{disable}: {}", run.stdout);
+        assert!(diagnostic_lines(&run, "error").is_empty(), "{}", run.stdout);
+    }
+    let run = crate::util::run(&["validate", "--disable", "E999", &path]);
+    assert_eq!(run.code, Some(2));
+    assert!(run.stderr.contains("no such code: E999"), "{}", run.stderr);
+}
+
+/// A disabled warning code is left out; the others stay.
+#[test]
+fn disable_leaves_out_warnings_of_one_code_only() {
+    let path = fixture("rules/notation.pgn");
+    let all = run(&["validate", &path]);
+    let some = run(&["validate", "--disable", "W121", &path]);
+    let (all, some) = (diagnostic_lines(&all, "warning"), diagnostic_lines(&some, "warning"));
+    let w121 = all.iter().filter(|w| w.contains("warning[W121 check-suffix]")).count();
+    assert!(w121 > 0 && some.len() == all.len() - w121, "{all:#?}\n{some:#?}");
+    assert!(some.iter().all(|w| !w.contains("W121")));
 }

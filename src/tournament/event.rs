@@ -9,11 +9,9 @@ use std::collections::HashMap;
 use std::ops::Deref;
 
 use crate::{
+    pgn::tags::TagList,
     record::GameRecord,
-    replay::{
-        observer::{KeepTags, MovesHash},
-        tags::TagList,
-    },
+    replay::observer::{KeepTags, MovesHash},
 };
 
 /// A game as the commands that look across games keep it: its record, its

@@ -315,7 +315,7 @@ mod tests {
     /// The user guide (docs/GUIDE.md) lists every code with its name.
     #[test]
     fn readme_lists_every_code() {
-        let readme = include_str!("../docs/GUIDE.md");
+        let readme = include_str!("../../docs/GUIDE.md");
         for &code in Code::ALL {
             let row = format!("| {} | `{}` |", code.code(), code.name());
             assert!(readme.contains(&row), "docs/GUIDE.md has no row `{row}`");

@@ -21,8 +21,8 @@ use memchr::{memmem, memrchr};
 use memmap2::Mmap;
 
 use crate::{
-    input::{Input, ReadObserver},
-    split::opens_tag_pair,
+    pgn::split::opens_tag_pair,
+    source::{Input, ReadObserver},
 };
 
 /// The bytes of a chunk: a window of a mapped file, or owned bytes read
@@ -46,7 +46,7 @@ pub struct Chunk {
 impl Drop for Chunk {
     fn drop(&mut self) {
         if let ChunkData::Mapped { map, range } = &self.data {
-            crate::input::mmap::release(map, range.clone());
+            crate::source::mmap::release(map, range.clone());
         }
     }
 }

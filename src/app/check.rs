@@ -11,15 +11,17 @@ use std::{
 use anyhow::Context;
 
 use crate::{
-    check::{
-        self, CheckOptions, Collect, EventFormat,
-        config::{self, Config},
-        event::GameObserver,
-        report::{self, Format, Totals},
-    },
     cli::{CheckArgs, CheckFormat, Deny},
     exit::ExitStatus,
     pipeline,
+    tournament::{
+        EventFormat, GameObserver,
+        check::{
+            self, CheckOptions, Collect,
+            config::{self, Config},
+            report::{self, Format, Totals},
+        },
+    },
 };
 
 /// Runs `check`.

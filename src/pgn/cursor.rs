@@ -12,7 +12,7 @@
 use memchr::memchr_iter;
 
 use super::lexer::Lexer;
-use crate::split::{GameSplitter, UnreadableTag};
+use crate::pgn::split::{GameSplitter, UnreadableTag};
 
 /// Where one game lies in its chunk (offsets in the chunk's bytes).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -127,7 +127,7 @@ mod tests {
     use pgn_reader::{RawTag, Reader, Visitor};
 
     use super::*;
-    use crate::{split::opens_tag_pair, testing::Rng};
+    use crate::{pgn::split::opens_tag_pair, testing::Rng};
 
     type Tags = Vec<(Vec<u8>, Vec<u8>)>;
 
@@ -224,7 +224,7 @@ mod tests {
             .filter(|dir| dir.is_dir())
             .map(|dir| dir.to_string_lossy().into_owned())
             .collect::<Vec<_>>();
-        let mut files = crate::input::expand(&dirs, true);
+        let mut files = crate::source::expand(&dirs, true);
         files.retain(|file| file.ends_with(".pgn"));
         assert!(files.len() > 20, "fixtures not found");
         let games: usize = files

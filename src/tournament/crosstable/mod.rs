@@ -26,8 +26,8 @@ pub use render::{render_csv, render_html, render_text};
 pub use tiebreak::{Points, Tiebreak};
 
 use crate::{
-    check::Game,
-    check::event::{self, Outcome},
+    tournament::Game,
+    tournament::event::{self, Outcome},
 };
 
 /// A player's colour in one game.
@@ -188,7 +188,7 @@ pub fn build(records: &[Game], tiebreaks: &[Tiebreak]) -> Crosstable {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::check::event::tests::replay;
+    use crate::tournament::event::tests::replay;
 
     #[test]
     fn round_numbers_are_labels_not_sizes() {

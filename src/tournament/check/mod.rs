@@ -4,17 +4,15 @@
 //!
 //! Input: the [`Game`]s of the whole input, in input order (see
 //! [`Collect`]); output: a [`Report`] of
-//! [`Finding`]s, each with a [`Code`] from `codes.rs` and a location. The
+//! [`Finding`]s, each with a [`Code`] from the one table and a location. The
 //! checks never re-parse PGN: `games` maps each record's own findings,
 //! `headers` reads tags, `players` resolves who is who, `pairings` checks
 //! rounds, boards, meetings and duplicates. `report` renders the findings.
 
 pub mod config;
-pub mod event;
 mod games;
 mod headers;
 mod pairings;
-pub mod players;
 pub mod report;
 
 use std::{
@@ -23,56 +21,13 @@ use std::{
     ops::ControlFlow,
 };
 
-use serde::Deserialize;
-
-pub use self::event::Game;
 use crate::{
-    codes::Code,
+    diagnostic::{Finding, codes::Code},
+    pgn::tags::TagList,
     record::{GameRecord, Termination},
-    replay::tags::TagList,
     sink::Sink,
+    tournament::{EventFormat, Game, event, players},
 };
-
-/// One finding: what (the code and a message) and where.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Finding {
-    /// What kind of finding; severity and hint come from its table row.
-    pub code: Code,
-    /// The game it is about, as an index into the checked records.
-    pub record: usize,
-    /// 1-based line in the game's file: the offending move or tag when
-    /// known, else the game's first line.
-    pub line: u64,
-    /// 1-based ply the finding is about (0 = the start position), when it
-    /// is about a move.
-    pub ply: Option<u32>,
-    /// A one-line explanation naming the move, tag, player or game.
-    pub message: String,
-    /// The position before the offending move, as FEN.
-    pub fen: Option<String>,
-}
-
-impl Finding {
-    /// A finding about game `record` as a whole, located at its first line.
-    pub fn game(code: Code, record: usize, game: &Game, message: String) -> Finding {
-        Finding { code, record, line: game.line, ply: None, message, fen: None }
-    }
-}
-
-/// How often two players may meet, by the event's format.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum EventFormat {
-    /// Swiss system: no two players meet twice (FIDE C.04.1).
-    Swiss,
-    /// Each player meets each other once.
-    RoundRobin,
-    /// Each player meets each other twice.
-    DoubleRoundRobin,
-    /// A match or a knock-out mini-match: the same players meet in every
-    /// round.
-    Match,
-}
 
 /// What `check` is told about the event, resolved from the command line
 /// and the configuration file.

@@ -4,11 +4,11 @@
 use std::io;
 
 use crate::{
-    check::{Collect, event::GameObserver},
     cli::{CrosstableArgs, TiebreakArg},
-    crosstable::{self, Tiebreak},
     exit::ExitStatus,
     pipeline,
+    tournament::crosstable::{self, Tiebreak},
+    tournament::{GameObserver, check::Collect},
 };
 
 /// Runs `crosstable`.

@@ -14,9 +14,10 @@ use crate::{
     cli::FmtArgs,
     exit::ExitStatus,
     export::{Export, Exporter},
-    input, pipeline,
+    pipeline,
     record::GameRecord,
     sink::{PgnSink, Sink},
+    source,
 };
 
 /// Runs `fmt`.
@@ -62,7 +63,7 @@ fn rewrite(file: &str, run: &super::Resolved, fail_after: Option<u64>) -> anyhow
     if file == "-" {
         bail!("standard input cannot be formatted in place");
     }
-    if input::is_compressed(file).context("reading the file")? {
+    if source::is_compressed(file).context("reading the file")? {
         bail!("compressed files cannot be formatted in place (the output would not be compressed)");
     }
     let path = Path::new(file);
@@ -104,7 +105,7 @@ impl<S: Sink<Export>> Sink<Export> for InputErrors<'_, S> {
         self.sink.record(record, export)
     }
 
-    fn input_error(&mut self, error: &crate::input::InputError) -> io::Result<()> {
+    fn input_error(&mut self, error: &crate::source::InputError) -> io::Result<()> {
         self.error.get_or_insert_with(|| error.source.to_string());
         Ok(())
     }

@@ -7,12 +7,15 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::{
-    Finding,
-    event::{self, Event},
-    players::plural,
+use crate::{
+    diagnostic::{Finding, codes::Code},
+    pgn::tags::ROSTER,
+    tournament::{
+        Game,
+        event::{self, Event},
+        players::plural,
+    },
 };
-use crate::{check::Game, codes::Code, replay::tags::ROSTER};
 
 /// Appends the header findings of game `i`.
 pub fn check(i: usize, r: &Game, findings: &mut Vec<Finding>) {
@@ -226,7 +229,7 @@ pub fn check_events(records: &[Game], events: &[Event], findings: &mut Vec<Findi
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::check::event::tests::record;
+    use crate::tournament::event::tests::record;
 
     #[test]
     fn calendar_dates() {

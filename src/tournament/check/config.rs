@@ -19,7 +19,7 @@ use std::collections::BTreeSet;
 use serde::Deserialize;
 
 use super::EventFormat;
-use crate::codes::Code;
+use crate::diagnostic::codes::Code;
 
 /// The name looked up in the current directory when `--config` is not
 /// given.

@@ -14,11 +14,14 @@ use std::{
 use serde::Serialize;
 use serde_json::json;
 
-use super::{Finding, Report, players::plural};
+use super::Report;
 use crate::{
-    check::Game,
-    codes::{Code, Severity},
-    sink::GameLabel,
+    diagnostic::{
+        Finding, GameLabel,
+        codes::{Code, Severity},
+        text,
+    },
+    tournament::{Game, players::plural},
 };
 
 /// Output formats of `check`.
@@ -81,22 +84,7 @@ pub fn render(
         Format::Text => {
             for f in &report.findings {
                 let r = &records[f.record];
-                let code = f.code;
-                writeln!(
-                    wtr,
-                    "{}:{}: {}[{} {}]: {}: {}",
-                    r.file,
-                    f.line,
-                    code.severity().name(),
-                    code.code(),
-                    code.name(),
-                    GameLabel(r),
-                    f.message
-                )?;
-                if let Some(fen) = &f.fen {
-                    writeln!(wtr, "    FEN: {fen}")?;
-                }
-                writeln!(wtr, "    hint: {}", code.hint())?;
+                text::write(wtr, r, f, f.code.severity().name(), true)?;
             }
         }
         Format::Jsonl => {

@@ -5,25 +5,31 @@ use std::io;
 
 use crate::{
     cli::{ValidateArgs, ValidateFormat},
+    diagnostic::text::DiagnosticsSink,
     exit::ExitStatus,
     pipeline,
-    sink::{DiagnosticsSink, JsonlSink, Selection, Sink},
+    sink::{JsonlSink, Selection},
 };
 
 /// Runs `validate`.
 pub fn run(args: ValidateArgs) -> anyhow::Result<ExitStatus> {
     let jsonl = args.format == ValidateFormat::Jsonl;
     let run = super::resolve(&args.input, jsonl);
-    let selection = if args.errors_only { Selection::Errors } else { Selection::Findings };
     let stdout = run.progress.writer();
-    let mut sink: Box<dyn Sink> = if jsonl {
-        Box::new(JsonlSink::new(stdout, selection))
+    let (summary, with_errors) = if jsonl {
+        let selection = if args.errors_only { Selection::Errors } else { Selection::Findings };
+        let mut sink = JsonlSink::new(stdout, selection);
+        let summary =
+            pipeline::run(&run.files, run.replay, run.pipeline, &run.progress, || (), &mut sink)?;
+        let with_errors = summary.with_errors;
+        (summary, with_errors)
     } else {
-        Box::new(DiagnosticsSink::new(stdout, args.errors_only))
+        let disabled = args.disable.iter().copied().collect();
+        let mut sink = DiagnosticsSink::new(stdout, args.errors_only, disabled);
+        let summary =
+            pipeline::run(&run.files, run.replay, run.pipeline, &run.progress, || (), &mut sink)?;
+        (summary, sink.games_with_errors)
     };
-    let summary =
-        pipeline::run(&run.files, run.replay, run.pipeline, &run.progress, || (), sink.as_mut())?;
-    drop(sink);
     // The summary goes with the diagnostics, or to stderr beside JSON Lines.
     if jsonl {
         summary.render(&mut io::stderr().lock())?;
@@ -32,7 +38,7 @@ pub fn run(args: ValidateArgs) -> anyhow::Result<ExitStatus> {
     }
     Ok(if summary.input_errors > 0 {
         ExitStatus::Error
-    } else if summary.with_errors > 0 {
+    } else if with_errors > 0 {
         ExitStatus::Findings
     } else {
         ExitStatus::Clean

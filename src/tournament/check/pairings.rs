@@ -10,12 +10,15 @@ use std::collections::{HashMap, HashSet};
 
 use compact_str::CompactString;
 
-use super::{
-    CheckOptions, EventFormat, Finding,
-    event::{self, Event},
-    players::{self, Players},
+use super::CheckOptions;
+use crate::{
+    diagnostic::{Finding, codes::Code},
+    tournament::{
+        EventFormat, Game,
+        event::{self, Event},
+        players::{self, Players},
+    },
 };
-use crate::{check::Game, codes::Code};
 
 /// Identical move sequences at least this long are one game even under
 /// different names: two real games do not repeat 40 plies by chance, so
@@ -266,7 +269,7 @@ fn ordinal(n: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::check::event::tests::record;
+    use crate::tournament::event::tests::record;
 
     #[test]
     fn a_short_copy_is_found_past_the_games_compared_by_spelling() {

@@ -14,7 +14,7 @@
 
 use memchr::{memchr, memchr2};
 
-use crate::split::opens_tag_pair;
+use crate::pgn::split::opens_tag_pair;
 
 /// A lexical token of movetext.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

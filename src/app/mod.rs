@@ -12,9 +12,9 @@ mod validate;
 use crate::{
     cli::{Command, InputArgs},
     exit::ExitStatus,
-    input,
     options::{DEFAULT_CHUNK_SIZE, PipelineOptions, ReplayOptions},
     progress::Progress,
+    source,
 };
 
 /// Runs a parsed command line.
@@ -40,12 +40,12 @@ struct Resolved {
 
 /// Resolves the options every command shares.
 fn resolve(input: &InputArgs, final_fen: bool) -> Resolved {
-    let files = input::expand(&input.files, input.recursive);
+    let files = source::expand(&input.files, input.recursive);
     let replay =
         ReplayOptions { variations: input.variations, final_fen, ..ReplayOptions::default() };
     let jobs = input.jobs.map_or_else(rayon::current_num_threads, usize::from);
     let chunk_size =
         input.chunk_size.map_or(DEFAULT_CHUNK_SIZE, |size| size.try_into().unwrap_or(usize::MAX));
-    let progress = Progress::new(!input.quiet, input::total_size(&files));
+    let progress = Progress::new(!input.quiet, source::total_size(&files));
     Resolved { files, replay, pipeline: PipelineOptions { jobs, chunk_size }, progress }
 }

@@ -11,8 +11,10 @@ use std::collections::HashMap;
 
 use unicode_normalization::UnicodeNormalization;
 
-use super::{Finding, event};
-use crate::{check::Game, codes::Code};
+use crate::{
+    diagnostic::{Finding, codes::Code},
+    tournament::{Game, event},
+};
 
 /// The words of a name, folded: lower case, accents removed, split at
 /// anything that is not a letter or a digit. `"Carlsén, Magnus"` →
@@ -338,7 +340,7 @@ pub fn plural(n: usize, word: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::check::event::tests::record;
+    use crate::tournament::event::tests::record;
 
     #[test]
     fn folding_ignores_case_accents_punctuation() {

@@ -1,0 +1,165 @@
+//! One diagnostic model for `validate` and `check` (ruff's `Message`): a
+//! [`Finding`] is a [`Code`] from the one table in [`codes`], a message and
+//! a place. [`of_game`] turns what the replay found about one game into
+//! findings; the emitters (text here, JSON Lines and SARIF in `check`'s
+//! report) write them. Nothing here decides what is wrong: the Laws and
+//! the tag checks did.
+
+pub mod codes;
+pub mod text;
+
+use std::fmt;
+
+use self::codes::Code;
+use crate::record::GameRecord;
+
+/// One finding: what (the code and a message) and where.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Finding {
+    /// What kind of finding; severity and hint come from its table row.
+    pub code: Code,
+    /// The game it is about, as an index into the checked records.
+    pub record: usize,
+    /// 1-based line in the game's file: the offending move or tag when
+    /// known, else the game's first line.
+    pub line: u64,
+    /// 1-based ply the finding is about (0 = the start position), when it
+    /// is about a move.
+    pub ply: Option<u32>,
+    /// A one-line explanation naming the move, tag, player or game.
+    pub message: String,
+    /// The position before the offending move, as FEN.
+    pub fen: Option<String>,
+}
+
+impl Finding {
+    /// A finding about game `record` as a whole, located at its first line.
+    pub fn game(code: Code, record: usize, game: &GameRecord, message: String) -> Finding {
+        Finding { code, record, line: game.line, ply: None, message, fen: None }
+    }
+}
+
+/// Appends the findings of game `i` (`r`): its first error, a result that
+/// contradicts an automatic end, moves played after the end, then its
+/// warnings, each with its code, in that order.
+pub fn of_game(i: usize, r: &GameRecord, findings: &mut Vec<Finding>) {
+    if let Some(error) = &r.error {
+        let (what, fen) = if error.fen.is_empty() {
+            (format!("FEN \"{}\"", error.san), None)
+        } else {
+            (move_label(&error.fen, &error.san), Some(error.fen.clone()))
+        };
+        findings.push(Finding {
+            code: Code::of_error(error.kind),
+            record: i,
+            line: error.line,
+            ply: r.error_ply,
+            message: format!("{what}: {}", error.message),
+            fen,
+        });
+    }
+    if let (Some(termination), Some(end)) = (r.termination, r.termination_ply) {
+        if !r.result_consistent {
+            let result = r.result.as_deref().or(r.result_marker).unwrap_or("none");
+            let mut finding = Finding::game(
+                Code::ResultContradictsPosition,
+                i,
+                r,
+                format!(
+                    "result {result} contradicts the final position: {} after ply {end}",
+                    termination.describe()
+                ),
+            );
+            finding.ply = Some(end);
+            findings.push(finding);
+        }
+        if r.moves_after_end > 0 {
+            let mut finding = Finding::game(
+                Code::MovesAfterEnd,
+                i,
+                r,
+                format!(
+                    "{} plies played after the game ended by {} after ply {end}",
+                    r.moves_after_end,
+                    termination.describe()
+                ),
+            );
+            finding.ply = Some(end + 1);
+            findings.push(finding);
+        }
+    }
+    for warning in &r.warnings {
+        findings.push(Finding {
+            code: Code::of_warning(warning.kind),
+            record: i,
+            line: warning.line,
+            ply: None,
+            message: warning.message.to_string(),
+            fen: None,
+        });
+    }
+}
+
+/// `game 12 (Carlsen - Nepomniachtchi, round 6)`: how every diagnostic
+/// names a game. Written straight to the output, with no string built per
+/// line (see `benches/HISTORY.md`).
+#[derive(Debug, Clone, Copy)]
+pub struct GameLabel<'a>(pub &'a GameRecord);
+
+impl fmt::Display for GameLabel<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let r = self.0;
+        let (white, black) = (r.white.as_deref(), r.black.as_deref());
+        write!(f, "game {} ({} - {}", r.index, white.unwrap_or("?"), black.unwrap_or("?"))?;
+        if let Some(round) = r.round.as_deref().filter(|round| !matches!(*round, "?" | "-" | "")) {
+            write!(f, ", round {round}")?;
+        }
+        f.write_str(")")
+    }
+}
+
+/// `37. Nf3` or `37... Nf6`, read off the FEN of the position before it.
+pub fn move_label(fen: &str, san: &str) -> String {
+    let mut fields = fen.split(' ');
+    let turn = fields.nth(1);
+    let number = fields.nth(3).unwrap_or("?");
+    match turn {
+        Some("b") => format!("{number}... {san}"),
+        Some(_) => format!("{number}. {san}"),
+        None => san.to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn move_labels_follow_the_side_to_move() {
+        assert_eq!(move_label("8/8/8/8/8/8/8/K6k w - - 0 37", "Nf3"), "37. Nf3");
+        assert_eq!(move_label("8/8/8/8/8/8/8/K6k b - - 0 37", "Nf6"), "37... Nf6");
+    }
+
+    #[test]
+    fn a_game_s_findings_come_in_order_with_their_codes() {
+        let pgn = "[Event \"E\"]\n[Result \"1-0\"]\n\n1. f3 e5 2. g4 Qh4 3. a3 1-0\n";
+        let records = crate::testing::replay(pgn);
+        let mut findings = Vec::new();
+        of_game(7, &records[0], &mut findings);
+        let codes: Vec<_> = findings.iter().map(|f| f.code).collect();
+        // No move after mate; the result contradicts the mate; then the
+        // warnings in the record's order (missing roster tags, then the
+        // `#` missing on the mate).
+        assert_eq!(codes[..2], [Code::IllegalMove, Code::ResultContradictsPosition]);
+        assert_eq!(findings[0].ply, Some(5));
+        assert!(
+            findings[0].fen.is_some() && findings[0].message.starts_with("3. a3: illegal move")
+        );
+        assert_eq!(findings[1].ply, Some(4));
+        let warnings: Vec<_> =
+            records[0].warnings.iter().map(|w| Code::of_warning(w.kind)).collect();
+        assert_eq!(codes[2..], warnings[..]);
+        assert!(warnings.contains(&Code::MissingTag) && warnings.contains(&Code::CheckSuffix));
+        assert!(findings.iter().all(|f| f.record == 7));
+    }
+}

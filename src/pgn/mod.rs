@@ -1,0 +1,12 @@
+//! PGN syntax, without chess: where games and their tag sections are in
+//! the bytes ([`split`], [`cursor`]), the movetext's tokens ([`lexer`]), the
+//! tags as written ([`tags`]) and the export format ([`writer`]); [`chunk`]
+//! cuts an input where a game provably begins, for the workers. Nothing
+//! here knows a position or a rule.
+
+pub mod chunk;
+pub mod cursor;
+pub mod lexer;
+pub mod split;
+pub mod tags;
+pub mod writer;

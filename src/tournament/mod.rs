@@ -1,0 +1,29 @@
+//! Tournaments: the games of one event seen together. [`event`] groups
+//! games by event and reads rounds, boards and results; [`players`] tells
+//! who is who across games; [`check`] runs an arbiter's checks before
+//! publishing, [`crosstable`] builds the standings. Both read [`Game`]s:
+//! records kept with their tags and a hash of their moves.
+
+pub mod check;
+pub mod crosstable;
+pub mod event;
+pub mod players;
+
+use serde::Deserialize;
+
+pub use self::event::{Game, GameObserver};
+
+/// How often two players may meet, by the event's format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum EventFormat {
+    /// Swiss system: no two players meet twice (FIDE C.04.1).
+    Swiss,
+    /// Each player meets each other once.
+    RoundRobin,
+    /// Each player meets each other twice.
+    DoubleRoundRobin,
+    /// A match or a knock-out mini-match: the same players meet in every
+    /// round.
+    Match,
+}
