@@ -30,7 +30,7 @@ use std::{
 
 use arbiter::{
     chess::notation::{self, Written},
-    options::{DEFAULT_CHUNK_SIZE, PipelineOptions, ReplayOptions},
+    config::{DEFAULT_CHUNK_SIZE, PipelineOptions, ReplayOptions},
     pgn::{
         chunk::{Chunk, find_cut},
         cursor::GameCursor,

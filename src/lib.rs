@@ -22,12 +22,13 @@
 pub mod app;
 pub mod chess;
 pub mod cli;
+pub mod config;
 pub mod diagnostic;
 pub mod exit;
 pub mod export;
 pub mod laws;
 pub mod openings;
-pub mod options;
+
 pub mod pgn;
 pub mod pipeline;
 pub mod progress;

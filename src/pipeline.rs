@@ -27,7 +27,7 @@ use std::{
 use rayon::iter::{ParallelBridge, ParallelIterator};
 
 use crate::{
-    options::{PipelineOptions, ReplayOptions},
+    config::{PipelineOptions, ReplayOptions},
     pgn::chunk::{Chunk, Chunker},
     progress::Progress,
     record::GameRecord,

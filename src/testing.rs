@@ -2,7 +2,7 @@
 //! soups of PGN pieces.
 
 use crate::{
-    options::ReplayOptions,
+    config::ReplayOptions,
     pgn::chunk::Chunk,
     record::GameRecord,
     replay::{Replayer, observer::Observer},

@@ -13,7 +13,6 @@ use anyhow::Context;
 use crate::{
     cli::{CheckArgs, CheckFormat, Deny},
     exit::ExitStatus,
-    pipeline,
     tournament::{
         EventFormat, GameObserver,
         check::{
@@ -25,7 +24,7 @@ use crate::{
 };
 
 /// Runs `check`.
-pub fn run(args: CheckArgs) -> anyhow::Result<ExitStatus> {
+pub(super) fn run(args: CheckArgs, run: &super::Run) -> anyhow::Result<ExitStatus> {
     if args.list_codes {
         report::list_codes(&mut io::stdout().lock())?;
         return Ok(ExitStatus::Clean);
@@ -41,16 +40,8 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitStatus> {
         disabled: config.disabled()?,
     };
     let deny_warnings = config.check.deny_warnings || args.deny.contains(&Deny::Warnings);
-    let run = super::resolve(&args.input, true);
     let mut collect = Collect::default();
-    let summary = pipeline::run(
-        &run.files,
-        run.replay,
-        run.pipeline,
-        &run.progress,
-        GameObserver::default,
-        &mut collect,
-    )?;
+    let summary = run.games(GameObserver::default, &mut collect)?;
     let report = check::check(&collect.records, &options);
     let format = match args.format {
         CheckFormat::Text => Format::Text,

@@ -6,23 +6,14 @@ use std::io;
 use crate::{
     cli::{CrosstableArgs, TiebreakArg},
     exit::ExitStatus,
-    pipeline,
     tournament::crosstable::{self, Tiebreak},
     tournament::{GameObserver, check::Collect},
 };
 
 /// Runs `crosstable`.
-pub fn run(args: CrosstableArgs) -> anyhow::Result<ExitStatus> {
-    let run = super::resolve(&args.input, false);
+pub(super) fn run(args: CrosstableArgs, run: &super::Run) -> anyhow::Result<ExitStatus> {
     let mut collect = Collect::default();
-    let summary = pipeline::run(
-        &run.files,
-        run.replay,
-        run.pipeline,
-        &run.progress,
-        GameObserver::default,
-        &mut collect,
-    )?;
+    let summary = run.games(GameObserver::default, &mut collect)?;
     let tiebreaks: Vec<Tiebreak> = args
         .tiebreaks
         .iter()

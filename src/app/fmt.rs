@@ -21,20 +21,10 @@ use crate::{
 };
 
 /// Runs `fmt`.
-pub fn run(args: FmtArgs) -> anyhow::Result<ExitStatus> {
-    let mut run = super::resolve(&args.input, false);
-    // Variations are written too, so they are replayed.
-    run.replay.variations = true;
+pub(super) fn run(args: FmtArgs, run: &super::Run) -> anyhow::Result<ExitStatus> {
     if !args.in_place {
         let mut sink = PgnSink::new(run.progress.writer(), args.check);
-        let summary = pipeline::run(
-            &run.files,
-            run.replay,
-            run.pipeline,
-            &run.progress,
-            Exporter::default,
-            &mut sink,
-        )?;
+        let summary = run.games(Exporter::default, &mut sink)?;
         return Ok(if summary.input_errors > 0 {
             ExitStatus::Error
         } else if args.check && (sink.changed > 0 || sink.unformatted > 0) {
@@ -44,8 +34,8 @@ pub fn run(args: FmtArgs) -> anyhow::Result<ExitStatus> {
         });
     }
     let mut status = ExitStatus::Clean;
-    for file in &run.files {
-        if let Err(error) = rewrite(file, &run, args.fail_after_bytes) {
+    for file in &run.config.files {
+        if let Err(error) = rewrite(file, run, args.fail_after_bytes) {
             run.progress.suspend(|| report_error(file, &error))?;
             status = ExitStatus::Error;
         }
@@ -59,7 +49,7 @@ fn report_error(file: &str, error: &anyhow::Error) -> io::Result<()> {
 
 /// Formats `file` into a temporary file beside it, then renames that over
 /// the original: a failure at any point leaves the original as it was.
-fn rewrite(file: &str, run: &super::Resolved, fail_after: Option<u64>) -> anyhow::Result<()> {
+fn rewrite(file: &str, run: &super::Run, fail_after: Option<u64>) -> anyhow::Result<()> {
     if file == "-" {
         bail!("standard input cannot be formatted in place");
     }
@@ -74,8 +64,8 @@ fn rewrite(file: &str, run: &super::Resolved, fail_after: Option<u64>) -> anyhow
     let mut failed_input = None;
     let summary = pipeline::run(
         std::slice::from_ref(&file.to_owned()),
-        run.replay,
-        run.pipeline,
+        run.config.replay,
+        run.config.pipeline,
         &run.progress,
         Exporter::default,
         &mut InputErrors { sink: &mut sink, error: &mut failed_input },

@@ -17,7 +17,7 @@ use crate::{
 /// Runs `merge`. A partial that cannot be read, or is not a partial of this
 /// format version, stops the run (exit status 2): a reduce step must not
 /// silently drop a shard.
-pub fn run(args: MergeArgs) -> anyhow::Result<ExitStatus> {
+pub(super) fn run(args: MergeArgs) -> anyhow::Result<ExitStatus> {
     let mut stats = Stats::default();
     for path in &args.parts {
         let part = if path == "-" {

@@ -1,5 +1,6 @@
-//! The subcommands: each resolves its options, picks its sinks and runs the
-//! pipeline. No algorithms here.
+//! The subcommands, one file each: each picks its observer and its sink
+//! and runs the pipeline on the configuration `config.rs` derived from the
+//! command line. No algorithms here.
 
 mod check;
 mod crosstable;
@@ -9,43 +10,52 @@ mod merge;
 mod stats;
 mod validate;
 
+use std::io;
+
 use crate::{
-    cli::{Command, InputArgs},
+    cli::Command,
+    config::Config,
     exit::ExitStatus,
-    options::{DEFAULT_CHUNK_SIZE, PipelineOptions, ReplayOptions},
+    pipeline,
     progress::Progress,
+    replay::observer::Observer,
+    sink::{Sink, Summary},
     source,
 };
 
 /// Runs a parsed command line.
 pub fn run(command: Command) -> anyhow::Result<ExitStatus> {
+    let run = Run::new(Config::of(&command));
     match command {
-        Command::Validate(args) => validate::run(args),
-        Command::Games(args) => games::run(args),
-        Command::Check(args) => check::run(args),
-        Command::Crosstable(args) => crosstable::run(args),
-        Command::Stats(args) => stats::run(args),
+        Command::Validate(args) => validate::run(args, &run),
+        Command::Games(args) => games::run(args, &run),
+        Command::Check(args) => check::run(args, &run),
+        Command::Crosstable(args) => crosstable::run(args, &run),
+        Command::Stats(args) => stats::run(args, &run),
         Command::Merge(args) => merge::run(args),
-        Command::Fmt(args) => fmt::run(args),
+        Command::Fmt(args) => fmt::run(args, &run),
     }
 }
 
-/// What every command resolves from its input arguments.
-struct Resolved {
-    files: Vec<String>,
-    replay: ReplayOptions,
-    pipeline: PipelineOptions,
+/// A run's configuration and its progress bar.
+struct Run {
+    config: Config,
     progress: Progress,
 }
 
-/// Resolves the options every command shares.
-fn resolve(input: &InputArgs, final_fen: bool) -> Resolved {
-    let files = source::expand(&input.files, input.recursive);
-    let replay =
-        ReplayOptions { variations: input.variations, final_fen, ..ReplayOptions::default() };
-    let jobs = input.jobs.map_or_else(rayon::current_num_threads, usize::from);
-    let chunk_size =
-        input.chunk_size.map_or(DEFAULT_CHUNK_SIZE, |size| size.try_into().unwrap_or(usize::MAX));
-    let progress = Progress::new(!input.quiet, source::total_size(&files));
-    Resolved { files, replay, pipeline: PipelineOptions { jobs, chunk_size }, progress }
+impl Run {
+    fn new(config: Config) -> Run {
+        let progress = Progress::new(!config.quiet, source::total_size(&config.files));
+        Run { config, progress }
+    }
+
+    /// Runs the pipeline with `observer` and `sink`.
+    fn games<O: Observer>(
+        &self,
+        observer: impl Fn() -> O + Sync,
+        sink: &mut dyn Sink<O::Output>,
+    ) -> io::Result<Summary> {
+        let Config { files, replay, pipeline, .. } = &self.config;
+        pipeline::run(files, *replay, *pipeline, &self.progress, observer, sink)
+    }
 }

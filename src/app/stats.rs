@@ -12,12 +12,10 @@ use crate::{
 };
 
 /// Runs `stats`.
-pub fn run(args: StatsArgs) -> anyhow::Result<ExitStatus> {
-    let mut run = super::resolve(&args.input, false);
-    // `stats` reports no warnings: the tag sections need no checks.
-    run.replay.skip_tag_checks = true;
+pub(super) fn run(args: StatsArgs, run: &super::Run) -> anyhow::Result<ExitStatus> {
+    let config = &run.config;
     let (counter, inputs) =
-        pipeline::fold::<Counter>(&run.files, run.replay, run.pipeline, &run.progress)?;
+        pipeline::fold::<Counter>(&config.files, config.replay, config.pipeline, &run.progress)?;
     let stats = counter.counted.finish();
     report::write(&stats, &outputs(&args.report), &mut io::stdout().lock())?;
     Ok(if inputs.input_errors > 0 { ExitStatus::Error } else { ExitStatus::Clean })

@@ -7,27 +7,23 @@ use crate::{
     cli::{ValidateArgs, ValidateFormat},
     diagnostic::text::DiagnosticsSink,
     exit::ExitStatus,
-    pipeline,
     sink::{JsonlSink, Selection},
 };
 
 /// Runs `validate`.
-pub fn run(args: ValidateArgs) -> anyhow::Result<ExitStatus> {
+pub(super) fn run(args: ValidateArgs, run: &super::Run) -> anyhow::Result<ExitStatus> {
     let jsonl = args.format == ValidateFormat::Jsonl;
-    let run = super::resolve(&args.input, jsonl);
     let stdout = run.progress.writer();
     let (summary, with_errors) = if jsonl {
         let selection = if args.errors_only { Selection::Errors } else { Selection::Findings };
         let mut sink = JsonlSink::new(stdout, selection);
-        let summary =
-            pipeline::run(&run.files, run.replay, run.pipeline, &run.progress, || (), &mut sink)?;
+        let summary = run.games(|| (), &mut sink)?;
         let with_errors = summary.with_errors;
         (summary, with_errors)
     } else {
         let disabled = args.disable.iter().copied().collect();
         let mut sink = DiagnosticsSink::new(stdout, args.errors_only, disabled);
-        let summary =
-            pipeline::run(&run.files, run.replay, run.pipeline, &run.progress, || (), &mut sink)?;
+        let summary = run.games(|| (), &mut sink)?;
         (summary, sink.games_with_errors)
     };
     // The summary goes with the diagnostics, or to stderr beside JSON Lines.

@@ -19,8 +19,8 @@ use crate::{
         notation::{self, Written},
         resolve::Replayable,
     },
+    config::ReplayOptions,
     laws::{RuleFindings, RuleTracker},
-    options::ReplayOptions,
     pgn::lexer::{Lexer, Located, Token},
     record::{ErrorKind, GameError, Termination, Warning, WarningKind},
 };

@@ -18,11 +18,11 @@ use pgn_reader::RawTag;
 
 use crate::{
     chess::setup::{self, Setup},
+    config::ReplayOptions,
     laws::{
         RuleTracker,
         result::{self, RecordedResult, result_consistent},
     },
-    options::ReplayOptions,
     pgn::{
         chunk::Chunk,
         cursor::{GameCursor, GameSpan},

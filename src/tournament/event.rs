@@ -166,7 +166,7 @@ pub fn events(records: &[Game]) -> Vec<Event> {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::{options::ReplayOptions, testing::replay_with};
+    use crate::{config::ReplayOptions, testing::replay_with};
 
     /// The games of `pgn`, replayed as `check` replays them.
     pub fn replay(pgn: &str) -> Vec<Game> {

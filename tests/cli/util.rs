@@ -53,6 +53,8 @@ pub struct Run {
 pub struct Arbiter<'a> {
     args: &'a [&'a str],
     stdin: Option<&'a [u8]>,
+    /// How many times `stdin` is written.
+    repeat: u64,
     dir: Option<&'a Path>,
     limit: Option<Duration>,
 }
@@ -61,12 +63,18 @@ impl<'a> Arbiter<'a> {
     /// `arbiter args...` with no standard input, in the test's directory,
     /// waited for as long as it takes.
     pub fn new(args: &'a [&'a str]) -> Self {
-        Arbiter { args, stdin: None, dir: None, limit: None }
+        Arbiter { args, stdin: None, repeat: 1, dir: None, limit: None }
     }
 
     /// `input` on standard input.
     pub fn stdin(self, input: &'a [u8]) -> Self {
         Arbiter { stdin: Some(input), ..self }
+    }
+
+    /// `input` written `times` times on standard input, streamed (for
+    /// inputs larger than a test should hold, or than a run should read).
+    pub fn stdin_repeated(self, input: &'a [u8], times: u64) -> Self {
+        Arbiter { stdin: Some(input), repeat: times, ..self }
     }
 
     /// Runs in `dir` (where an arbiter.toml may be).
@@ -104,8 +112,13 @@ impl<'a> Arbiter<'a> {
             if let (Some(input), Some(mut pipe)) = (self.stdin, stdin) {
                 // A run that stops reading early closes the pipe: not our
                 // concern here.
+                let repeat = self.repeat;
                 scope.spawn(move || {
-                    let _ = pipe.write_all(input);
+                    for _ in 0..repeat {
+                        if pipe.write_all(input).is_err() {
+                            break;
+                        }
+                    }
                 });
             }
             let stdout = scope.spawn(move || read_all(&mut stdout));

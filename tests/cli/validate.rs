@@ -443,3 +443,26 @@ fn disable_leaves_out_warnings_of_one_code_only() {
     assert!(w121 > 0 && some.len() == all.len() - w121, "{all:#?}\n{some:#?}");
     assert!(some.iter().all(|w| !w.contains("W121")));
 }
+
+// ------------------------------------------------------------------ --limit
+
+/// `games --limit N` prints the first N games and stops reading: on an
+/// input of ten million games it ends at once.
+#[test]
+fn games_limit_stops_the_run_after_n_records() {
+    let game = b"[Event \"E\"]\n\n1. e4 e5 2. Nf3 Nc6 1/2-1/2\n\n";
+    let run = Arbiter::new(&["games", "--format", "jsonl", "--limit", "3", "-"])
+        .stdin_repeated(game, 10_000_000)
+        .within(std::time::Duration::from_secs(60))
+        .run();
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let records = parse_jsonl(&run.stdout);
+    let indices: Vec<_> = records.iter().map(|r| r["index"].as_u64()).collect();
+    assert_eq!(indices, [Some(1), Some(2), Some(3)]);
+    // CSV: the header and N rows; 0 prints the header only.
+    for (limit, lines) in [("2", 3), ("0", 1)] {
+        let path = fixture("sample.pgn");
+        let run = crate::util::run(&["games", "--limit", limit, &path]);
+        assert_eq!((run.code, run.stdout.lines().count()), (Some(0), lines), "{}", run.stdout);
+    }
+}

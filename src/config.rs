@@ -1,0 +1,96 @@
+//! The configuration of a run, derived once from the command line
+//! (ripgrep's `HiArgs`, fd's `Config`): which files, how games are replayed
+//! and how the pipeline runs. Every choice a command makes about the replay
+//! is made here, in [`Config::of`]; the commands patch nothing, and nothing
+//! below this module sees clap.
+
+use crate::{
+    cli::{Command, InputArgs, ValidateFormat},
+    source,
+};
+
+/// What a command reads and how.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Config {
+    /// The input files, directories expanded, in order (`-`: standard input).
+    pub files: Vec<String>,
+    /// How games are replayed.
+    pub replay: ReplayOptions,
+    /// How input is read and spread over threads.
+    pub pipeline: PipelineOptions,
+    /// No progress bar.
+    pub quiet: bool,
+}
+
+impl Config {
+    /// The configuration of `command` (`merge` reads no games: none).
+    pub fn of(command: &Command) -> Config {
+        let (input, replay) = match command {
+            Command::Validate(args) => {
+                // JSON Lines records carry the final position.
+                let final_fen = args.format == ValidateFormat::Jsonl;
+                (&args.input, ReplayOptions { final_fen, ..ReplayOptions::default() })
+            }
+            Command::Games(args) => {
+                (&args.input, ReplayOptions { final_fen: true, ..ReplayOptions::default() })
+            }
+            Command::Check(args) => {
+                (&args.input, ReplayOptions { final_fen: true, ..ReplayOptions::default() })
+            }
+            Command::Crosstable(args) => (&args.input, ReplayOptions::default()),
+            // Statistics report no warnings: tag sections need no checks.
+            Command::Stats(args) => {
+                (&args.input, ReplayOptions { skip_tag_checks: true, ..ReplayOptions::default() })
+            }
+            // Variations are written too, so they are replayed.
+            Command::Fmt(args) => {
+                (&args.input, ReplayOptions { variations: true, ..ReplayOptions::default() })
+            }
+            Command::Merge(_) => {
+                let pipeline = PipelineOptions { jobs: 1, chunk_size: DEFAULT_CHUNK_SIZE };
+                let replay = ReplayOptions::default();
+                return Config { files: Vec::new(), replay, pipeline, quiet: true };
+            }
+        };
+        Config::new(input, replay)
+    }
+
+    /// The configuration of the input arguments `input`, with `replay`
+    /// asked for by the command (`--variations` adds to it).
+    fn new(input: &InputArgs, replay: ReplayOptions) -> Config {
+        let files = source::expand(&input.files, input.recursive);
+        let replay = ReplayOptions { variations: replay.variations || input.variations, ..replay };
+        let jobs = input.jobs.map_or_else(rayon::current_num_threads, usize::from);
+        let chunk_size = input
+            .chunk_size
+            .map_or(DEFAULT_CHUNK_SIZE, |size| size.try_into().unwrap_or(usize::MAX));
+        Config { files, replay, pipeline: PipelineOptions { jobs, chunk_size }, quiet: input.quiet }
+    }
+}
+
+/// How games are replayed: what goes into each record. What consumers make
+/// of a game is theirs (`replay::observer`), not an option.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ReplayOptions {
+    /// Validate moves inside variations too, each from where it branches.
+    pub variations: bool,
+    /// Compute the FEN of each game's last position (`GameRecord::final_fen`).
+    pub final_fen: bool,
+    /// Skip the checks of each tag section (missing, malformed, duplicated
+    /// and unreadable tags), whose only output is warnings, for commands
+    /// that report none (`stats`).
+    pub skip_tag_checks: bool,
+}
+
+/// How input is read and spread over threads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PipelineOptions {
+    /// Worker threads replaying chunks.
+    pub jobs: usize,
+    /// Target size of a chunk in bytes (chunks end at game boundaries).
+    pub chunk_size: usize,
+}
+
+/// Default chunk size: large enough to amortise scheduling, small enough
+/// that all cores start within milliseconds.
+pub const DEFAULT_CHUNK_SIZE: usize = 2 << 20;
