@@ -33,7 +33,7 @@ use shakmaty::{Bitboard, Board, Chess, Color, Move, Position, Square, san::San};
 
 use crate::{
     chess::{identity::legal_en_passant, resolve::Replayable},
-    pgn::tags::{TagSet, given},
+    pgn::{tags::TagSet, values::known},
     replay::observer::{GameEnd, Observer},
 };
 
@@ -362,7 +362,7 @@ impl Observer for Classifier {
     type Output = Option<OpeningId>;
 
     fn tags(&mut self, tags: &TagSet<'_>) -> ControlFlow<()> {
-        let given = |name| tags.first(name).as_deref().and_then(given).is_some();
+        let given = |name| tags.first(name).as_deref().and_then(known).is_some();
         self.named = given("ECO") && given("Opening");
         ControlFlow::Continue(())
     }

@@ -209,8 +209,7 @@ mod tests {
 
     use super::*;
     use crate::{
-        chess::identity::position_hash,
-        laws::result::{RecordedResult, result_consistent},
+        chess::identity::position_hash, laws::result::result_consistent, pgn::values::GameResult,
     };
 
     fn replay(fen: Option<&str>, sans: &str) -> RuleFindings {
@@ -255,16 +254,16 @@ mod tests {
         let findings = replay(None, "f3 e5 g4 Qh4");
         assert_eq!(findings.termination, Some((Termination::Checkmate, 4)));
         assert_eq!(findings.winner, Some(Color::Black));
-        assert!(result_consistent(&findings, RecordedResult::Win(Color::Black)));
-        assert!(!result_consistent(&findings, RecordedResult::Draw));
-        assert!(!result_consistent(&findings, RecordedResult::Unknown));
+        assert!(result_consistent(&findings, Some(GameResult::BlackWins)));
+        assert!(!result_consistent(&findings, Some(GameResult::Draw)));
+        assert!(!result_consistent(&findings, None));
     }
 
     #[test]
     fn stalemate_is_found_at_the_last_position() {
         let findings = replay(Some("7k/8/6Q1/8/8/8/8/K7 w - - 0 1"), "Qf7");
         assert_eq!(findings.termination, Some((Termination::Stalemate, 1)));
-        assert!(result_consistent(&findings, RecordedResult::Draw));
+        assert!(result_consistent(&findings, Some(GameResult::Draw)));
     }
 
     #[test]

@@ -5,40 +5,29 @@
 use shakmaty::Color;
 
 use super::RuleFindings;
-use crate::record::{Warning, WarningKind};
+use crate::{
+    pgn::values::GameResult,
+    record::{Warning, WarningKind},
+};
 
-/// A recorded result, as far as the rules are concerned.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum RecordedResult {
-    /// `1-0` or `0-1`.
-    Win(Color),
-    /// `1/2-1/2`.
-    Draw,
-    /// `*`, missing, or not one of the four results.
-    Unknown,
-}
-
-impl RecordedResult {
-    /// Reads `1-0`, `0-1`, `1/2-1/2`; anything else is `Unknown`.
-    pub fn parse(text: Option<&str>) -> Self {
-        match text {
-            Some("1-0") => RecordedResult::Win(Color::White),
-            Some("0-1") => RecordedResult::Win(Color::Black),
-            Some("1/2-1/2") => RecordedResult::Draw,
-            _ => RecordedResult::Unknown,
-        }
+/// The side a result names as the winner.
+pub fn winner(result: GameResult) -> Option<Color> {
+    match result {
+        GameResult::WhiteWins => Some(Color::White),
+        GameResult::BlackWins => Some(Color::Black),
+        GameResult::Draw | GameResult::Unfinished => None,
     }
 }
 
-/// Whether `recorded` agrees with the automatic end in `findings`: a win for
-/// the side that mated (or won by the variant's rule), a draw for an
-/// automatic draw. A game that did not end automatically agrees with any
-/// result.
-pub fn result_consistent(findings: &RuleFindings, recorded: RecordedResult) -> bool {
+/// Whether `recorded` agrees with the automatic end in `findings`
+/// (Art. 5.1.1, 5.2, 9.6): a win for the side that mated (or won by the
+/// variant's rule), a draw for an automatic draw. A game that did not end
+/// automatically agrees with any result. Finding: E110.
+pub fn result_consistent(findings: &RuleFindings, recorded: Option<GameResult>) -> bool {
     match findings.termination {
         None => true,
-        Some((termination, _)) if termination.is_draw() => recorded == RecordedResult::Draw,
-        Some(_) => findings.winner.is_some_and(|winner| recorded == RecordedResult::Win(winner)),
+        Some((termination, _)) if termination.is_draw() => recorded == Some(GameResult::Draw),
+        Some(_) => findings.winner.is_some_and(|w| recorded.and_then(winner) == Some(w)),
     }
 }
 
@@ -47,14 +36,12 @@ pub fn result_consistent(findings: &RuleFindings, recorded: RecordedResult) -> b
 /// game is drawn. Not judged for a game that `ended` automatically or whose
 /// replay stopped at an error. Finding: W127 `impossible_win`.
 pub fn impossible_win(
-    recorded: RecordedResult,
+    recorded: Option<GameResult>,
     ended: bool,
     cannot_mate: impl Fn(Color) -> bool,
 ) -> Option<Color> {
-    match recorded {
-        RecordedResult::Win(winner) if !ended && cannot_mate(winner) => Some(winner),
-        _ => None,
-    }
+    let winner = recorded.and_then(winner)?;
+    (!ended && cannot_mate(winner)).then_some(winner)
 }
 
 /// PGN standard 8.2.6: the movetext ends with the result the `Result` tag

@@ -9,4 +9,5 @@ pub mod cursor;
 pub mod lexer;
 pub mod split;
 pub mod tags;
+pub mod values;
 pub mod writer;

@@ -15,6 +15,7 @@ use std::{
 use memchr::{memchr, memchr_iter, memchr3};
 use pgn_reader::RawTag;
 
+use super::values::{Date, GameResult, Round};
 use crate::record::{Warning, WarningKind};
 
 /// The Seven Tag Roster, in its required order.
@@ -124,11 +125,6 @@ impl TagList {
     pub fn is_empty(&self) -> bool {
         self.ends.is_empty()
     }
-}
-
-/// A tag value that gives one: trimmed, neither empty nor `?`.
-pub fn given(value: &str) -> Option<&str> {
-    Some(value.trim()).filter(|v| !v.is_empty() && *v != "?")
 }
 
 /// Decodes a tag value: escapes resolved, UTF-8 if valid, else Latin-1.
@@ -383,18 +379,20 @@ const MISSING: [&str; 7] = [
 ];
 
 /// What is wrong with a roster tag's value, if anything. Dates, results
-/// and rounds are checked as written: a valid one has no backslash, so no
-/// escape, and reads as itself.
+/// and rounds are read as written (`pgn::values`), without surrounding
+/// blanks: a valid one has no backslash, so no escape, and reads as itself.
 fn roster_problem(name: &str, value: RawTag<'_>) -> Option<&'static str> {
-    let written = value.0;
+    let as_written = std::str::from_utf8(value.0).ok().filter(|text| text.trim() == *text);
     match name {
-        "Date" if !is_pgn_date(written) => {
+        "Date" if !as_written.and_then(Date::parse).is_some_and(|date| date.standard) => {
             Some("not a date of the form YYYY.MM.DD (?? for unknown)")
         }
-        "Result" if !matches!(written, b"1-0" | b"0-1" | b"1/2-1/2" | b"*") => {
+        "Result" if as_written.and_then(GameResult::parse).is_none() => {
             Some("not one of 1-0, 0-1, 1/2-1/2, *")
         }
-        "Round" if !is_round(written) => Some("not a round such as 3, 3.1, ? or -"),
+        "Round" if as_written.and_then(Round::parse).is_none() => {
+            Some("not a round such as 3, 3.1, ? or -")
+        }
         _ if is_blank(value) => Some("empty (use ? for unknown)"),
         _ => None,
     }
@@ -408,30 +406,6 @@ fn is_blank(value: RawTag<'_>) -> bool {
         Some(&first) if first.is_ascii_graphic() && first != b'\\' => false,
         _ => text(value).trim().is_empty(),
     }
-}
-
-/// `YYYY.MM.DD`, each part digits or question marks.
-fn is_pgn_date(value: &[u8]) -> bool {
-    let part_ok = |part: Option<&[u8]>, len: usize| {
-        part.is_some_and(|part| {
-            part.len() == len
-                && (part.iter().all(u8::is_ascii_digit) || part.iter().all(|&b| b == b'?'))
-        })
-    };
-    let mut parts = value.split(|&b| b == b'.');
-    part_ok(parts.next(), 4)
-        && part_ok(parts.next(), 2)
-        && part_ok(parts.next(), 2)
-        && parts.next().is_none()
-}
-
-/// `?`, `-`, or dot-separated numbers.
-fn is_round(value: &[u8]) -> bool {
-    value == b"?"
-        || value == b"-"
-        || value
-            .split(|&b| b == b'.')
-            .all(|part| !part.is_empty() && part.iter().all(u8::is_ascii_digit))
 }
 
 /// Line of the first `[name ` tag in the section `bytes` that starts on
@@ -624,19 +598,22 @@ mod tests {
     }
 
     #[test]
-    fn dates_and_rounds() {
+    fn dates_results_and_rounds_are_read_as_written() {
+        let problem = |name, value: &str| roster_problem(name, RawTag(value.as_bytes()));
         for good in ["2024.01.31", "????.??.??", "1999.??.??"] {
-            assert!(is_pgn_date(good.as_bytes()), "{good}");
+            assert_eq!(problem("Date", good), None, "{good}");
         }
-        for bad in ["2024-01-31", "2024.1.31", "24.01.31", "", "2024.01.3?"] {
-            assert!(!is_pgn_date(bad.as_bytes()), "{bad}");
+        for bad in ["2024-01-31", "2024.1.31", "24.01.31", "", "2024.01.3?", " 2024.01.31"] {
+            assert!(problem("Date", bad).is_some(), "{bad}");
         }
         for good in ["1", "6.2", "?", "-"] {
-            assert!(is_round(good.as_bytes()), "{good}");
+            assert_eq!(problem("Round", good), None, "{good}");
         }
-        for bad in ["", "R1", "1.", "one"] {
-            assert!(!is_round(bad.as_bytes()), "{bad}");
+        for bad in ["", "R1", "1.", "one", "1 "] {
+            assert!(problem("Round", bad).is_some(), "{bad}");
         }
+        assert_eq!(problem("Result", "1/2-1/2"), None);
+        assert!(problem("Result", "1-0 ").is_some() && problem("Result", "1:0").is_some());
     }
 
     #[test]

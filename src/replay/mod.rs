@@ -21,13 +21,14 @@ use crate::{
     config::ReplayOptions,
     laws::{
         RuleTracker,
-        result::{self, RecordedResult, result_consistent},
+        result::{self, result_consistent},
     },
     pgn::{
         chunk::Chunk,
         cursor::{GameCursor, GameSpan},
         lexer,
         tags::{self, TagCollector, TagSet},
+        values::GameResult,
     },
     record::{GameRecord, Warning, WarningKind},
 };
@@ -188,10 +189,7 @@ fn record(
     let result = tags.get("Result");
     let result = result.as_deref();
     let marker = facts.result_marker;
-    let recorded = RecordedResult::parse(match RecordedResult::parse(result) {
-        RecordedResult::Unknown if result != Some("*") => marker,
-        _ => result,
-    });
+    let recorded = GameResult::of(result, marker);
     result::tag_and_marker(result, marker, span.line, &mut warnings);
     let findings = facts.findings;
     let ended = findings.termination.is_some() || facts.error.is_some();

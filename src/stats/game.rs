@@ -12,56 +12,17 @@ use serde::{Deserialize, Serialize};
 
 use crate::{
     openings::{OpeningBook, OpeningId},
-    pgn::tags::{TagSet, given},
+    pgn::{
+        tags::TagSet,
+        values::{Date, GameResult, TimeControl, known, rating},
+    },
     record::GameRecord,
 };
 
-/// A game's result, from White's side.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Outcome {
-    /// `1-0`.
-    WhiteWin,
-    /// `1/2-1/2`.
-    Draw,
-    /// `0-1`.
-    BlackWin,
-    /// `*`: the game is not finished.
-    Unfinished,
-    /// No result, or none of the four.
-    Other,
-}
-
-impl Outcome {
-    /// The outcome a result string stands for.
-    pub fn parse(result: Option<&str>) -> Outcome {
-        match result {
-            Some("1-0") => Outcome::WhiteWin,
-            Some("1/2-1/2") => Outcome::Draw,
-            Some("0-1") => Outcome::BlackWin,
-            Some("*") => Outcome::Unfinished,
-            _ => Outcome::Other,
-        }
-    }
-
-    /// The game's outcome: its `Result` tag; when that is missing or none
-    /// of `1-0`, `0-1`, `1/2-1/2`, `*`, the movetext's result marker (as
-    /// replay judges results).
-    pub fn of(record: &GameRecord) -> Outcome {
-        match Outcome::parse(record.result.as_deref()) {
-            Outcome::Other => Outcome::parse(record.result_marker),
-            outcome => outcome,
-        }
-    }
-
-    /// White's points doubled (win 2, draw 1, loss 0), for decided games.
-    pub fn white_points_x2(self) -> Option<u64> {
-        match self {
-            Outcome::WhiteWin => Some(2),
-            Outcome::Draw => Some(1),
-            Outcome::BlackWin => Some(0),
-            Outcome::Unfinished | Outcome::Other => None,
-        }
-    }
+/// A game's result as the statistics count it: its `Result` tag, else
+/// its movetext's marker (`None`: neither is one of the four results).
+pub fn outcome(record: &GameRecord) -> Option<GameResult> {
+    GameResult::of(record.result.as_deref(), record.result_marker)
 }
 
 /// Lichess's speed classes, by estimated duration = base + 40 × increment
@@ -124,32 +85,21 @@ impl Speed {
         }
     }
 
-    /// The class of a `TimeControl` tag value: `base+increment` or `base`
-    /// in seconds (lichess, PGN standard), `moves/seconds` with further
-    /// periods after `:` (the first period's time counts), `*seconds`
-    /// (sandclock), `-` (correspondence on lichess).
+    /// The class of a `TimeControl` tag value (`pgn::values`): by the
+    /// first period's base and increment; `-` (lichess's correspondence)
+    /// is correspondence.
     pub fn of(time_control: Option<&str>) -> Speed {
-        let Some(value) = time_control.map(str::trim) else { return Speed::Unknown };
-        if value == "-" {
-            return Speed::Correspondence;
+        match time_control.and_then(TimeControl::parse) {
+            None | Some(TimeControl::Unknown) => Speed::Unknown,
+            Some(TimeControl::Untimed) => Speed::Correspondence,
+            Some(TimeControl::Timed { base, increment }) => {
+                let estimate = base.saturating_add(increment.saturating_mul(40));
+                Speed::ALL
+                    .into_iter()
+                    .find(|speed| speed.seconds().1.is_none_or(|max| estimate <= max))
+                    .unwrap_or(Speed::Correspondence)
+            }
         }
-        // Cut at ASCII bytes (char boundaries): `str::split` costs more
-        // than the rest of a game's statistics.
-        let first = &value[..find(value, b':').unwrap_or(value.len())];
-        let (base, increment) = match find(first, b'+') {
-            Some(plus) => (&first[..plus], &first[plus + 1..]),
-            None => (first, "0"),
-        };
-        let base = &base[base.bytes().rposition(|b| b == b'/').map_or(0, |slash| slash + 1)..];
-        let base = base.strip_prefix('*').unwrap_or(base);
-        let (Ok(base), Ok(increment)) = (base.parse::<u64>(), increment.parse::<u64>()) else {
-            return Speed::Unknown;
-        };
-        let estimate = base.saturating_add(increment.saturating_mul(40));
-        Speed::ALL
-            .into_iter()
-            .find(|speed| speed.seconds().1.is_none_or(|max| estimate <= max))
-            .unwrap_or(Speed::Correspondence)
     }
 }
 
@@ -215,7 +165,7 @@ impl<'a> GameFacts<'a> {
     pub fn of(tags: &'a StatsTags<'_>, opening: Option<OpeningId>) -> GameFacts<'a> {
         let [white_elo, black_elo, date, utc_date, time_control, eco, name, termination] =
             tags.0.each_ref().map(Option::as_deref);
-        let (mut eco, mut name) = (eco.and_then(given), name.and_then(given));
+        let (mut eco, mut name) = (eco.and_then(known), name.and_then(known));
         let mut book_opening = None;
         // The book is built on first use: not at all for games that name
         // their openings.
@@ -228,54 +178,14 @@ impl<'a> GameFacts<'a> {
             }
         }
         GameFacts {
-            elo: [rating(white_elo), rating(black_elo)],
-            month: utc_date.or(date).and_then(month),
+            elo: [white_elo.and_then(rating), black_elo.and_then(rating)],
+            month: utc_date.or(date).and_then(Date::parse).and_then(Date::month_key),
             speed: Speed::of(time_control),
             opening: (eco.unwrap_or_default(), name.unwrap_or_default()),
             book_opening,
-            termination: termination.and_then(given),
+            termination: termination.and_then(known),
         }
     }
-}
-
-/// Ratings outside this range are typing errors or placeholders (`0`),
-/// read as no rating.
-const RATINGS: std::ops::RangeInclusive<u32> = 1..=4000;
-
-/// A rating tag: a whole number in [`RATINGS`].
-fn rating(value: Option<&str>) -> Option<u32> {
-    let value = value?;
-    let elo = match plain_number(value) {
-        Some(elo) => elo,
-        None => value.trim().parse::<u32>().ok()?,
-    };
-    Some(elo).filter(|elo| RATINGS.contains(elo))
-}
-
-/// A number of one to nine ASCII digits and nothing else, the common
-/// spelling, read without `str::parse`.
-fn plain_number(text: &str) -> Option<u32> {
-    let plain = (1..=9).contains(&text.len()) && text.bytes().all(|b| b.is_ascii_digit());
-    plain.then(|| text.bytes().fold(0, |n, digit| n * 10 + u32::from(digit - b'0')))
-}
-
-/// The first position of the ASCII byte `byte` in `text`.
-fn find(text: &str, byte: u8) -> Option<usize> {
-    text.bytes().position(|b| b == byte)
-}
-
-/// `year × 100 + month` of a `YYYY.MM.DD` date whose year is known (month
-/// 0 when `??` or out of range).
-fn month(date: &str) -> Option<u32> {
-    let date = date.trim();
-    let (year, rest) = match find(date, b'.') {
-        Some(dot) => (&date[..dot], &date[dot + 1..]),
-        None => (date, ""),
-    };
-    let year = Some(year).filter(|y| y.len() == 4)?.parse::<u32>().ok().filter(|&y| y > 0)?;
-    let month = &rest[..find(rest, b'.').unwrap_or(rest.len())];
-    let month = month.parse::<u32>().ok().filter(|m| (1..=12).contains(m));
-    Some(year * 100 + month.unwrap_or(0))
 }
 
 #[cfg(test)]
@@ -309,41 +219,5 @@ mod tests {
             assert_eq!(Speed::of(Some(tag)), speed, "{tag}");
         }
         assert_eq!(Speed::of(None), Speed::Unknown);
-    }
-
-    #[test]
-    fn dates_give_year_and_month() {
-        assert_eq!(month("2023.05.10"), Some(202305));
-        assert_eq!(month("1951.??.??"), Some(195100));
-        assert_eq!(month("1951.13.01"), Some(195100));
-        assert_eq!(month("????.??.??"), None);
-        assert_eq!(month("95.01.01"), None);
-        assert_eq!(month(" 2023 "), Some(202300));
-        assert_eq!(month("2023.7"), Some(202307));
-        assert_eq!(month("0000.01.01"), None, "year 0 would collide with undated");
-    }
-
-    #[test]
-    fn results_fall_back_to_the_marker() {
-        assert_eq!(Outcome::parse(Some("1/2-1/2")), Outcome::Draw);
-        assert_eq!(Outcome::parse(Some("½-½")), Outcome::Other);
-        assert_eq!(Outcome::parse(None), Outcome::Other);
-        assert_eq!(Outcome::Draw.white_points_x2(), Some(1));
-        assert_eq!(Outcome::Unfinished.white_points_x2(), None);
-    }
-
-    #[test]
-    fn ratings_are_positive_numbers() {
-        assert_eq!(rating(Some("2983")), Some(2983));
-        assert_eq!(rating(Some(" 1500 ")), Some(1500));
-        assert_eq!(rating(Some("0")), None);
-        assert_eq!(rating(Some("4000")), Some(4000));
-        assert_eq!(rating(Some("4294967295")), None);
-        assert_eq!(rating(Some("?")), None);
-        assert_eq!(rating(Some("+1500")), Some(1500));
-        assert_eq!(rating(Some("0999")), Some(999));
-        assert_eq!(rating(Some("12345678901")), None);
-        assert_eq!(rating(Some("-")), None);
-        assert_eq!(rating(None), None);
     }
 }

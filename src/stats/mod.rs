@@ -30,13 +30,13 @@ use serde::{Deserialize, Serialize, Serializer};
 use shakmaty::{Move, Position};
 
 use self::{
-    game::{GameFacts, Outcome, Speed, StatsTags},
+    game::{GameFacts, Speed, StatsTags},
     histogram::Histogram,
 };
 pub use crate::pipeline::Merge;
 use crate::{
     openings::{Classifier, OpeningBook, OpeningId},
-    pgn::tags::TagSet,
+    pgn::{tags::TagSet, values::GameResult},
     record::{GameRecord, WarningKind},
     replay::observer::{GameEnd, Observer},
 };
@@ -104,14 +104,14 @@ pub struct Tally {
 
 impl Tally {
     /// Counts one game.
-    pub fn add(&mut self, outcome: Outcome) {
+    pub fn add(&mut self, outcome: Option<GameResult>) {
         self.games += 1;
         match outcome {
-            Outcome::WhiteWin => self.white_wins += 1,
-            Outcome::Draw => self.draws += 1,
-            Outcome::BlackWin => self.black_wins += 1,
-            Outcome::Unfinished => self.unfinished += 1,
-            Outcome::Other => {}
+            Some(GameResult::WhiteWins) => self.white_wins += 1,
+            Some(GameResult::Draw) => self.draws += 1,
+            Some(GameResult::BlackWins) => self.black_wins += 1,
+            Some(GameResult::Unfinished) => self.unfinished += 1,
+            None => {}
         }
     }
 
@@ -363,7 +363,7 @@ impl Merge for Counter {
 impl Accumulator {
     /// Counts one game, with its tags and its book opening.
     pub fn add(&mut self, record: &GameRecord, tags: &StatsTags<'_>, opening: Option<OpeningId>) {
-        let outcome = Outcome::of(record);
+        let outcome = game::outcome(record);
         let facts = GameFacts::of(tags, opening);
         match facts.book_opening {
             Some(id) => {
@@ -420,7 +420,7 @@ impl Merge for Accumulator {
 
 impl Stats {
     /// Counts one game in the tables `Accumulator` does not keep itself.
-    fn add_rest(&mut self, record: &GameRecord, facts: &GameFacts, outcome: Outcome) {
+    fn add_rest(&mut self, record: &GameRecord, facts: &GameFacts, outcome: Option<GameResult>) {
         if record.valid {
             self.valid.add(outcome);
         } else {
@@ -448,7 +448,7 @@ impl Stats {
             self.lengths.add(record.plies);
         }
         let [white_elo, black_elo] = facts.elo;
-        let white_points = outcome.white_points_x2();
+        let white_points = outcome.and_then(GameResult::white_halves).map(u64::from);
         for (name, as_white, opponent_elo) in
             [(&record.white, true, black_elo), (&record.black, false, white_elo)]
         {

@@ -9,7 +9,10 @@ use std::collections::HashMap;
 use std::ops::Deref;
 
 use crate::{
-    pgn::tags::TagList,
+    pgn::{
+        tags::TagList,
+        values::{GameResult, Round, known},
+    },
     record::GameRecord,
     replay::observer::{KeepTags, MovesHash},
 };
@@ -48,11 +51,6 @@ pub fn tag<'a>(record: &'a Game, name: &str) -> Option<&'a str> {
     record.tags.get(name).map(str::trim)
 }
 
-/// A tag value that says something: not empty, `?` or `-`.
-pub fn known(value: Option<&str>) -> Option<&str> {
-    value.filter(|v| !matches!(*v, "" | "?" | "-"))
-}
-
 /// Where a game stands in the schedule.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Slot {
@@ -66,64 +64,30 @@ pub struct Slot {
 /// The game's round and board; `None` when the Round tag is missing,
 /// unknown (`?`, `-`) or not of the form `N` or `N.M`.
 pub fn slot(record: &Game) -> Option<Slot> {
-    let round = known(record.round.as_deref().map(str::trim))?;
-    let mut parts = round.split('.');
-    let number = |part: Option<&str>| part.and_then(|p| p.parse::<u32>().ok());
-    let round = number(parts.next())?;
-    let sub = parts.next();
-    if parts.next().is_some() || (sub.is_some() && number(sub).is_none()) {
+    let Round::Numbered { round, sub, more: false } = Round::parse(record.round.as_deref()?)?
+    else {
         return None;
-    }
-    let board = tag(record, "Board").and_then(|b| b.parse().ok()).or_else(|| number(sub));
+    };
+    let number = |n: u64| u32::try_from(n).ok();
+    let (round, sub) = (number(round)?, sub.map(number));
+    let sub = match sub {
+        Some(None) => return None,
+        Some(Some(sub)) => Some(sub),
+        None => None,
+    };
+    let board = tag(record, "Board").and_then(|b| b.parse().ok()).or(sub);
     Some(Slot { round, board })
 }
 
-/// A game's result, from the Result tag, else the movetext's marker.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Outcome {
-    /// `1-0`.
-    WhiteWins,
-    /// `0-1`.
-    BlackWins,
-    /// `1/2-1/2`.
-    Draw,
-    /// `*`: unfinished or unknown.
-    Unfinished,
-}
-
-impl Outcome {
-    /// White's points in half-points (2 = win, 1 = draw), `None` for `*`.
-    pub fn white_halves(self) -> Option<u32> {
-        match self {
-            Outcome::WhiteWins => Some(2),
-            Outcome::Draw => Some(1),
-            Outcome::BlackWins => Some(0),
-            Outcome::Unfinished => None,
-        }
-    }
-
-    /// Whether one side won.
-    pub fn is_decisive(self) -> bool {
-        matches!(self, Outcome::WhiteWins | Outcome::BlackWins)
-    }
-}
-
-/// The game's outcome: the Result tag when it is one of the four results,
+/// The game's result: the Result tag when it is one of the four results,
 /// else the movetext's result marker; `None` when neither is.
-pub fn outcome(record: &Game) -> Option<Outcome> {
-    let parse = |text: Option<&str>| match text.map(str::trim) {
-        Some("1-0") => Some(Outcome::WhiteWins),
-        Some("0-1") => Some(Outcome::BlackWins),
-        Some("1/2-1/2") => Some(Outcome::Draw),
-        Some("*") => Some(Outcome::Unfinished),
-        _ => None,
-    };
-    parse(record.result.as_deref()).or_else(|| parse(record.result_marker))
+pub fn outcome(record: &Game) -> Option<GameResult> {
+    GameResult::of(record.result.as_deref(), record.result_marker)
 }
 
 /// A player's name as written, trimmed; `None` when missing or unknown.
 pub fn player(name: Option<&str>) -> Option<&str> {
-    known(name.map(str::trim))
+    name.and_then(known)
 }
 
 /// Whether `name` stands for a bye rather than a player (`BYE`, `(bye)`):
@@ -202,8 +166,8 @@ pub(crate) mod tests {
     fn the_result_tag_comes_before_the_marker() {
         let mut game = record(&[("Result", "1-0")]);
         game.record.result_marker = Some("0-1");
-        assert_eq!(outcome(&game), Some(Outcome::WhiteWins));
+        assert_eq!(outcome(&game), Some(GameResult::WhiteWins));
         game.record.result = Some("1:0".into());
-        assert_eq!(outcome(&game), Some(Outcome::BlackWins));
+        assert_eq!(outcome(&game), Some(GameResult::BlackWins));
     }
 }

@@ -8,11 +8,9 @@ use std::collections::BTreeMap;
 
 use crate::{
     diagnostic::{self, Finding, codes::Code},
+    pgn::values::GameResult,
     record::{Termination, WarningKind},
-    tournament::{
-        Game,
-        event::{self, Outcome},
-    },
+    tournament::{Game, event},
 };
 
 /// Appends the findings of game `i` and counts a confirmed draw: the
@@ -29,7 +27,7 @@ pub fn check(
     if let Some(termination) = r.termination
         && r.result_consistent
         && termination.is_draw()
-        && outcome == Some(Outcome::Draw)
+        && outcome == Some(GameResult::Draw)
     {
         *confirmed_draws.entry(termination).or_default() += 1;
     }
@@ -39,13 +37,13 @@ pub fn check(
     if let Some(at) = findings[first..].iter().position(|f| f.code == empty).map(|at| first + at) {
         if event::has_bye(r) {
             findings.remove(at);
-        } else if outcome.is_some_and(Outcome::is_decisive) {
+        } else if outcome.is_some_and(GameResult::is_decisive) {
             let result = r.result.as_deref().or(r.result_marker).unwrap_or("?");
             findings[at].code = Code::Forfeit;
             findings[at].message = format!("no moves, scored {result}: a forfeit?");
         }
     }
-    if outcome == Some(Outcome::Unfinished) {
+    if outcome == Some(GameResult::Unfinished) {
         findings.push(Finding::game(
             Code::UnfinishedGame,
             i,

@@ -25,10 +25,7 @@ use std::collections::{BTreeSet, HashMap};
 pub use render::{render_csv, render_html, render_text};
 pub use tiebreak::{Points, Tiebreak};
 
-use crate::{
-    tournament::Game,
-    tournament::event::{self, Outcome},
-};
+use crate::{pgn::values::GameResult, tournament::Game, tournament::event};
 
 /// A player's colour in one game.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -133,7 +130,7 @@ pub fn build(records: &[Game], tiebreaks: &[Tiebreak]) -> Crosstable {
         let column = event::slot(r)
             .and_then(|slot| column_of.get(&slot.round).copied())
             .unwrap_or(columns.len().saturating_sub(1));
-        let halves = event::outcome(r).and_then(Outcome::white_halves);
+        let halves = event::outcome(r).and_then(GameResult::white_halves);
         let mut ids = [None, None];
         for (side, (name, elo)) in
             [(&r.white, "WhiteElo"), (&r.black, "BlackElo")].into_iter().enumerate()
