@@ -9,17 +9,14 @@
 //!
 //! A game is walked through the book with a [`BookWalk`]: while its moves
 //! are those of some book line, the next position is found by following
-//! that move in a tree of the lines' moves (12 bytes a move, the moves
-//! from one position side by side: 104 KB for the embedded book); only
-//! after a move no line plays from there is the position looked up by its
-//! key, and from a book position found that way (a transposition) the walk
-//! goes on in the tree. Both give the same answer for every position; the
-//! tree spares the common case the copy of the board into a key and a
-//! lookup. A lookup reads an index of 82 KB, and the 816 KB of positions
-//! only where the index has a candidate: most lookups find a game leaving
-//! the book. (On 50 MB of master games, turning classification off took
-//! `stats` from +16% to +9% over `validate`, with lookups in a table of
-//! 1.6 MB and no return to the tree.)
+//! that move in a tree of the lines' moves (the moves from one position
+//! side by side); only after a move no line plays from there is the
+//! position looked up by its key, and from a book position found that way
+//! (a transposition) the walk goes on in the tree. Both give the same
+//! answer for every position; the tree spares the common case the copy of
+//! the board into a key and a lookup. A lookup reads a small index first
+//! and a position only on a candidate, as most lookups find a game leaving
+//! the book. What classification costs `stats`: see `benches/HISTORY.md`.
 
 use std::{
     hash::{BuildHasher, Hash, Hasher},
@@ -41,7 +38,7 @@ use crate::{
 /// identity (pieces, side to move, castling rights, and the en passant
 /// square only when a capture there is legal), compared exactly. Hashing
 /// it is a few multiplications, where a Zobrist hash walks every piece
-/// (that walk was a third of what classification cost `stats`).
+/// (see `benches/HISTORY.md`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BookKey {
     board: Board,
@@ -52,8 +49,8 @@ pub struct BookKey {
 
 impl Hash for BookKey {
     /// Hashes a few words that tell book positions apart well (equality
-    /// still compares everything): hashing the whole key was most of a
-    /// lookup's cost.
+    /// still compares everything), so a lookup does not pay for hashing the
+    /// whole key.
     fn hash<H: Hasher>(&self, state: &mut H) {
         let board = &self.board;
         state.write_u64(board.occupied().0);
@@ -96,8 +93,7 @@ pub struct OpeningBook {
     /// position are consecutive, and right after them come those from the
     /// position the first of them leads to (positions depth first), so
     /// that a walk down the lines most lines follow reads on in memory
-    /// (19% fewer L1 misses in the walk than breadth first, by cachegrind
-    /// on 20 MB of master games).
+    /// (see `benches/HISTORY.md`).
     moves: Vec<BookMove>,
     /// The book moves from the start position.
     first_moves: Moves,
@@ -110,9 +106,8 @@ pub struct OpeningBook {
 struct BookPositions {
     positions: Vec<BookPosition>,
     /// Indices of `positions` by the hash of their keys: 4 bytes and a
-    /// control byte a position (82 KB for the embedded book, against 816 KB
-    /// for the positions), so that the usual answer to a lookup, off the
-    /// book, comes without reading a position.
+    /// control byte a position, so that the usual answer to a lookup, off
+    /// the book, comes without reading a position.
     index: HashTable<u32>,
     hasher: DefaultHashBuilder,
 }
@@ -165,8 +160,8 @@ struct Moves {
 }
 
 /// A book move from some position, and what the book says about the
-/// position it leads to, in 12 bytes (in 20, as a `Moves` and an
-/// `Option<OpeningId>`, the walk had 7% more L1 misses by cachegrind).
+/// position it leads to, packed in 12 bytes so a walk reads fewer cache
+/// lines (see `benches/HISTORY.md`).
 #[derive(Debug, Clone, Copy)]
 struct BookMove {
     /// The move, by [`move_code`].
@@ -245,10 +240,9 @@ impl OpeningBook {
         // The tree while it grows: each node's book moves and the nodes they
         // lead to (node 0 is the start position), each node's book position
         // and chess position, and the node each SAN word leads to from a
-        // node. A line
-        // follows the words it shares with earlier lines without replaying
-        // them (replaying every line from its start took a third of the
-        // build, which holds up every worker until it is done).
+        // node. A line follows the words it shares with earlier lines
+        // without replaying them, as every worker waits for the build (see
+        // `benches/HISTORY.md`).
         let mut children: Vec<Vec<(u16, u32)>> = vec![Vec::new()];
         let mut node_book_positions = vec![positions.insert(BookKey::of(&Chess::default()))];
         let mut node_positions = vec![Chess::default()];

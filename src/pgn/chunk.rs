@@ -72,9 +72,8 @@ impl Chunk {
 /// bytes hold no such place past `target` yet.
 ///
 /// Only the bytes around each `\n[` past the target are looked at: the
-/// chunker reads a few hundred bytes of a chunk, not all of them (cutting
-/// where pgn-reader's splitter says a game starts read every byte: 13% of
-/// `validate`'s instructions on lichess games, which comment every move).
+/// chunker reads a few hundred bytes of a chunk, not all of them: the
+/// replay reads every byte anyway (see `benches/HISTORY.md`).
 pub fn find_cut(bytes: &[u8], target: usize, eof: bool) -> Option<usize> {
     // The `\n` before the `[` of a game starting at the target is just
     // before it.

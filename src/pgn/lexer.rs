@@ -6,9 +6,8 @@
 //! This lexer walks the movetext of one game and yields every token with
 //! its 1-based line, so the replay can report a bad token precisely instead
 //! of skipping it; it also finds where the movetext ends, where pgn-reader's
-//! splitter ends it, so that the bytes are read once (the splitter's own
-//! pass over the movetext was a fifth of `validate`'s instructions on
-//! lichess games). It knows PGN's lexical rules (comments, escapes,
+//! splitter ends it, so that the bytes are read once, not twice (see
+//! `benches/HISTORY.md`). It knows PGN's lexical rules (comments, escapes,
 //! NAGs, results, move numbers) but not chess: deciding what a `Word` means
 //! is the replay's job.
 
@@ -268,8 +267,8 @@ impl<'a> Lexer<'a> {
 
 impl<'a> Lexer<'a> {
     /// A `{...}` comment, found in one pass that also counts its lines and
-    /// looks for a game it swallowed at each line break (comments are most
-    /// of a lichess game's bytes; three passes were 10% of its replay).
+    /// looks for a game it swallowed at each line break: comments are most
+    /// of a lichess game's bytes (see `benches/HISTORY.md`).
     fn lex_brace_comment(&mut self) -> Token<'a> {
         let body = self.pos + 1;
         let mut at = body;
@@ -316,8 +315,8 @@ fn game_after_line_break(after: &[u8]) -> Option<usize> {
 
 impl<'a> Lexer<'a> {
     /// Calls `visit` with every remaining token: the replay's loop. One
-    /// call per game instead of one per token (the call and its 32-byte
-    /// result were a third of the lexer's cost).
+    /// call per game instead of one per token, which would pay a call and
+    /// a 32-byte result for every token (see `benches/HISTORY.md`).
     pub fn for_each_token(&mut self, mut visit: impl FnMut(Located<'a>)) {
         while let Some(token) = self.next_token() {
             visit(token);

@@ -33,10 +33,8 @@ const FAULT_AROUND: usize = 2 << 20;
 /// may have been dropped already. Each chunk therefore drops its range
 /// widened by that much on both sides: whatever its reads mapped goes with
 /// it, since it is dropped after its last read. Neighbours still reading a
-/// dropped page fault it in again from the page cache. Dropping only the
-/// whole pages inside the range left 6 MB more resident on 3.5 GB of games
-/// than on 348 MB, growing with the file; a 64 KiB margin left most of the
-/// file resident where folios are larger than chunks (the unit test).
+/// dropped page fault it in again from the page cache. Narrower ranges let
+/// the resident size grow with the file (see `benches/HISTORY.md`).
 pub fn release(map: &Mmap, range: Range<usize>) {
     let start = range.start.saturating_sub(FAULT_AROUND);
     let end = range.end.saturating_add(FAULT_AROUND).min(map.len());
@@ -77,10 +75,8 @@ mod tests {
     /// pipeline does: nothing of the file stays resident, neither the pages
     /// two chunks share nor those that faulting in a chunk's start maps
     /// around it, at the end of the chunk before (which was released
-    /// already). Of these 16 MiB in chunks of 100,003 bytes, dropping only
-    /// the whole pages inside each range left 668 KiB resident, dropping
-    /// each range exactly 14,380 KiB, and widening it by 64 KiB 13,272 KiB
-    /// (where the file's page-cache folios are larger than the chunks).
+    /// already): the narrower ranges tried before all left pages resident
+    /// (see `benches/HISTORY.md`).
     #[test]
     fn released_chunks_leave_no_page_resident() {
         let mut file = tempfile::NamedTempFile::new().unwrap();

@@ -281,18 +281,17 @@ pub struct Stats {
     /// are not replayed, left out).
     pub lengths: Histogram,
     /// Games by ECO code, then opening name (empty when unknown). Hashed,
-    /// like `players`: walking a B-tree compared strings all the way down,
-    /// the largest part of what adding a game cost; written sorted.
+    /// like `players`, as a B-tree walk compares strings all the way down;
+    /// written sorted.
     #[serde(serialize_with = "sorted_twice")]
     pub openings: HashMap<String, HashMap<String, Tally>>,
     /// Games by player name (`White`/`Black` tags; missing, empty and `?`
     /// names left out). Hashed, which is cheaper than a B-tree walk
     /// through tens of thousands of names for every game; written sorted
     /// by name, so that partials do not depend on the order of counting.
-    /// Names of up to 24 bytes (nearly all) are kept inside the table's
-    /// entries, so a lookup does not follow a pointer to compare them and
-    /// a new name allocates nothing (2% of `stats`' time on either corpus
-    /// file, 11 and 15 interleaved rounds).
+    /// Names of up to 24 bytes (nearly all) sit inside the entries: no
+    /// pointer to follow to compare, no allocation for a new name (see
+    /// `benches/HISTORY.md`).
     #[serde(serialize_with = "sorted")]
     pub players: HashMap<CompactString, Player>,
     /// Games in which both players have a rating, by `WhiteElo − BlackElo`.
@@ -309,8 +308,8 @@ pub struct Stats {
 /// Games whose opening is named by the book are tallied by book opening,
 /// in a table indexed by its id, instead of by ECO code and name (two
 /// lookups of strings a game). Rating gaps, months and time-control classes
-/// are hashed: the B-tree lookups read about six more cache lines a game
-/// (by cachegrind, on master games).
+/// are hashed, as a B-tree lookup touches more cache lines a game (see
+/// `benches/HISTORY.md`).
 #[derive(Debug, Default)]
 pub struct Accumulator {
     stats: Stats,

@@ -2,8 +2,9 @@
 //! document, the charts and the partial file.
 //!
 //! Input: `Stats` and the `Outputs` asked for; the tables come from
-//! [`Report`]. The only module of `stats` that writes; it formats but
-//! computes nothing beyond choosing the rows shown on screen.
+//! [`Report`]. Decides what is written where (the charts are drawn by
+//! `plot`, the partial serialized by `partial`); it formats but computes
+//! nothing beyond choosing the rows shown on screen.
 
 use std::{
     fs,
