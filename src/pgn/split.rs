@@ -1,28 +1,17 @@
-//! The boundary and tag logic of pgn-reader 0.29, run on bytes in place:
-//! where a game begins after what separates games, and its tag pairs.
+//! Where a game begins after what separates games, and its tag pairs: the
+//! boundary and tag logic of pgn-reader 0.29, run on bytes in place (a
+//! mapped file, a chunk), with no buffer to refill by copying.
 //!
-//! pgn-reader reads any `Read` through a 16 KiB buffer that it refills by
-//! copying. Over bytes already in memory (a mapped file, a chunk) those
-//! copies and the `Read` and `Seek` calls around them are pure overhead
-//! (the copies were 3% of the CPU time in perf). [`GameSplitter`] runs
-//! pgn-reader's `has_more` (once a movetext is skipped) and `read_game`
-//! with a visitor that stops at the movetext, on the slice itself. Where a
-//! movetext ends is not its business: the replay's lexer finds it, and
-//! `replay::cursor` puts the steps together. The one place where
-//! pgn-reader's buffer shows (a tag line is searched for its end only
-//! within the bytes buffered at the time, so a longer line is unreadable)
-//! is reproduced by tracking where the buffer would end, for a `Reader`
-//! started at the splitter's first byte. `replay::cursor`'s differential
-//! test checks every step against such a `Reader`, on the fixtures, on
-//! random byte soups and on long lines.
+//! The rule for a tag line, in one sentence: a tag pair `[Name "value"]`
+//! ends at the closing quote of its value (a backslash escapes the next
+//! byte) or at the end of its line, however long the line is. (pgn-reader
+//! searches for that end only within its 16 KiB buffer, so a long line is
+//! readable or not depending on where its buffer happens to start; arbiter
+//! reads it.) Where a movetext ends is not this module's business: the
+//! lexer finds it, and `pgn::cursor` puts the steps together; its
+//! differential test checks the game boundaries against pgn-reader.
 
 use memchr::{memchr, memchr3};
-
-/// pgn-reader's buffer size with its default settings.
-const BUFFER_CAPACITY: usize = 1 << 14;
-
-/// Bytes pgn-reader makes sure are buffered before it reads a tag line.
-const TAG_LINE_BYTES: usize = 255;
 
 /// A UTF-8 byte order mark, skipped before each game.
 const BOM: &[u8] = b"\xef\xbb\xbf";
@@ -38,26 +27,24 @@ pub fn opens_tag_pair(bytes: &[u8]) -> bool {
     name_len > 0 && spaces > 0 && rest.get(name_len + spaces) == Some(&b'"')
 }
 
-/// A tag line pgn-reader cannot read: no closing quote before the line (or
-/// its buffer) ends. It skips the line; the same game's tags go on.
+/// A tag line cut short by the end of the input: no closing quote and no
+/// end of line. It is skipped.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct UnreadableTag;
 
-/// Finds where a game begins and reads its tags, as pgn-reader's `Reader`
-/// over a `Cursor` of the same bytes would. It does not skip movetext: a
-/// splitter starts at a game, or where a movetext ended.
+/// Finds where a game begins and reads its tags, where pgn-reader's
+/// `Reader` over a `Cursor` of the same bytes would. It does not skip
+/// movetext: a splitter starts at a game, or where a movetext ended.
 #[derive(Debug)]
 pub struct GameSplitter<'a> {
     bytes: &'a [u8],
     pos: usize,
-    /// Where pgn-reader's buffer would end: bytes it has "read" so far.
-    buffered: usize,
 }
 
 impl<'a> GameSplitter<'a> {
     /// A splitter at the first byte of `bytes`.
     pub fn new(bytes: &'a [u8]) -> Self {
-        GameSplitter { bytes, pos: 0, buffered: 0 }
+        GameSplitter { bytes, pos: 0 }
     }
 
     /// The current offset in the bytes.
@@ -70,71 +57,48 @@ impl<'a> GameSplitter<'a> {
     /// the movetext before is skipped). The game begins at `position()`.
     pub fn skip_to_game(&mut self) -> bool {
         self.before_game();
-        !self.fill(1).is_empty()
+        !self.rest().is_empty()
     }
 
     /// Reads the tag section of the game at hand, calling `tag` with each
     /// name and raw value, and stops where the movetext begins (pgn-reader's
     /// `read_game` with a visitor that stops at the movetext). Returns
-    /// whether there was a game; after an unreadable tag line, calling it
-    /// again goes on with the same game's tags.
+    /// whether there was a game; after a tag line cut short by the end of
+    /// the input, calling it again goes on.
     pub fn read_tags(
         &mut self,
         mut tag: impl FnMut(&'a [u8], &'a [u8]),
     ) -> Result<bool, UnreadableTag> {
         self.before_game();
-        if self.fill(1).is_empty() {
+        if self.rest().is_empty() {
             return Ok(false);
         }
         self.tag_section(&mut tag)?;
         Ok(true)
     }
 
-    /// The buffered bytes not consumed yet.
-    fn buffer(&self) -> &'a [u8] {
-        &self.bytes[self.pos..self.buffered]
-    }
-
-    /// Makes sure `n` bytes are buffered (fewer only at the end), and
-    /// returns the buffer: a refill tops it up to its capacity.
-    fn fill(&mut self, n: usize) -> &'a [u8] {
-        if self.buffered - self.pos < n {
-            self.buffered = (self.pos + BUFFER_CAPACITY).min(self.bytes.len());
-        }
-        self.buffer()
-    }
-
-    /// Drops the whole buffer, as pgn-reader does when a search in it fails.
-    fn discard_buffer(&mut self) {
-        self.pos = self.buffered;
+    /// The bytes not consumed yet.
+    fn rest(&self) -> &'a [u8] {
+        &self.bytes[self.pos..]
     }
 
     fn before_game(&mut self) {
-        if self.fill(3).starts_with(BOM) {
+        if self.rest().starts_with(BOM) {
             self.pos += BOM.len();
         }
         self.skip_whitespace(true);
     }
 
-    fn skip_until(&mut self, needle: u8) {
-        while !self.fill(1).is_empty() {
-            if let Some(found) = memchr(needle, self.buffer()) {
-                self.pos += found;
-                return;
-            }
-            self.discard_buffer();
-        }
-    }
-
+    /// Moves past the next `needle`, or to the end.
     fn skip_until_after(&mut self, needle: u8) {
-        self.skip_until(needle);
-        if self.pos < self.buffered {
-            self.pos += 1;
-        }
+        self.pos = match memchr(needle, self.rest()) {
+            Some(found) => self.pos + found + 1,
+            None => self.bytes.len(),
+        };
     }
 
     fn skip_whitespace(&mut self, mut at_line_start: bool) {
-        while let Some(&byte) = self.fill(1).first() {
+        while let Some(&byte) = self.rest().first() {
             match byte {
                 b' ' | b'\t' | b'\r' => self.pos += 1,
                 b'\n' => {
@@ -153,7 +117,7 @@ impl<'a> GameSplitter<'a> {
 
     /// After a tag pair: up to and over its `]`, then whitespace.
     fn skip_ket(&mut self) {
-        while let Some(&byte) = self.fill(1).first() {
+        while let Some(&byte) = self.rest().first() {
             match byte {
                 b' ' | b'\t' | b'\r' => self.pos += 1,
                 b']' => {
@@ -173,9 +137,9 @@ impl<'a> GameSplitter<'a> {
         &mut self,
         tag: &mut impl FnMut(&'a [u8], &'a [u8]),
     ) -> Result<(), UnreadableTag> {
-        while let [b'[', ..] = self.fill(TAG_LINE_BYTES) {
+        while let [b'[', ..] = self.rest() {
             self.pos += 1;
-            let line = self.buffer();
+            let line = self.rest();
             let left_quote = match memchr3(b'"', b'\n', b']', line) {
                 Some(quote) if line[quote] == b'"' => quote,
                 // `[Name]` or `[Name` without a value: skipped.
@@ -214,11 +178,9 @@ impl<'a> GameSplitter<'a> {
         Ok(())
     }
 
-    /// A tag line without its end in the buffer: pgn-reader drops the
-    /// buffer and the rest of the line after it.
+    /// A tag line cut short by the end of the input: skipped.
     fn unreadable_tag(&mut self) -> UnreadableTag {
-        self.discard_buffer();
-        self.skip_until_after(b'\n');
+        self.pos = self.bytes.len();
         UnreadableTag
     }
 }

@@ -35,7 +35,8 @@ pub struct TagSet<'a> {
     pub duplicates: Vec<Duplicate<'a>>,
     /// How many tag pairs the splitter read.
     pub count: usize,
-    /// How many tag lines the splitter could not read (no closing quote).
+    /// How many tag lines the splitter could not read (cut short by the
+    /// end of the input).
     pub unreadable: usize,
     /// Every tag pair, in file order, as written.
     pairs: Vec<(&'a [u8], RawTag<'a>)>,
@@ -147,10 +148,8 @@ fn as_text(bytes: &[u8]) -> Cow<'_, str> {
     }
 }
 
-/// Tag lines at least this long may exceed pgn-reader's buffer.
-const LONG_TAG_LINE: usize = 8 << 10;
-
 /// `[Name "value"]` → name and raw value (escapes kept).
+#[cfg(test)]
 fn split_tag_line(text: &[u8]) -> Option<(&[u8], &[u8])> {
     let inner = text.strip_prefix(b"[")?;
     let open = memchr(b'"', inner)?;
@@ -242,21 +241,6 @@ impl<'a> TagCollector<'a> {
         tags.pairs.clear();
         self.seen.clear();
         self.seen_many.clear();
-    }
-
-    /// Reads the tag lines the splitter gave up on because they are longer
-    /// than pgn-reader's buffer (16 KiB): a long but well-formed value is
-    /// still data.
-    pub fn recover_long_tags(&mut self, bytes: &'a [u8]) {
-        for text in bytes.split(|&b| b == b'\n') {
-            let text = text.trim_ascii();
-            if text.len() < LONG_TAG_LINE {
-                continue;
-            }
-            if let Some((name, value)) = split_tag_line(text) {
-                self.tag(name, RawTag(value));
-            }
-        }
     }
 
     /// Notes a tag name, and a duplicate at its second occurrence.

@@ -102,9 +102,6 @@ impl Replayer {
     ) -> Option<(GameRecord, O::Output)> {
         let bytes = chunk.bytes();
         let tag_bytes = &bytes[span.start..span.movetext];
-        if collector.tags.unreadable > 0 {
-            collector.recover_long_tags(tag_bytes);
-        }
         let tags = &collector.tags;
         let mut lexer = games.lexer(&span);
         if observer.tags(tags).is_break() {

@@ -195,6 +195,18 @@ fn hundred_kilobyte_tag_value_is_read() {
     assert_good_game(&recs[2], 21);
 }
 
+/// A long tag line keeps its place among the tags: read after the others
+/// (as it was when it had to be recovered from past pgn-reader's buffer),
+/// it made the roster look out of order, a false W304.
+#[test]
+fn a_long_tag_line_keeps_its_place_in_the_roster() {
+    let path = fixture("bad-input/long_lines.pgn");
+    let run = crate::util::run(&["check", "--format", "jsonl", &path]);
+    let findings = crate::util::parse_jsonl(&run.stdout);
+    assert!(!findings.is_empty(), "{}", run.stdout);
+    assert!(findings.iter().all(|f| f["code"] != "W304"), "{}", run.stdout);
+}
+
 #[test]
 fn unknown_tokens_are_unparseable() {
     let recs = bad("unknown_tokens.pgn");
