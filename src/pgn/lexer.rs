@@ -405,7 +405,16 @@ mod tests {
     use super::*;
 
     fn tokens(text: &str) -> Vec<(Token<'_>, u64)> {
-        Lexer::new(text.as_bytes(), 1).map(|t| (t.token, t.line)).collect()
+        lex(text.as_bytes()).into_iter().map(|t| (t.token, t.line)).collect()
+    }
+
+    /// Every token of `bytes`, failing (not hanging) if the lexer stalls:
+    /// each token takes at least one byte, so there are at most as many
+    /// tokens as bytes.
+    fn lex(bytes: &[u8]) -> Vec<Located<'_>> {
+        let all: Vec<_> = Lexer::new(bytes, 1).take(bytes.len() + 1).collect();
+        assert!(all.len() <= bytes.len(), "the lexer stalled on {bytes:?}");
+        all
     }
 
     #[test]
@@ -521,8 +530,19 @@ mod tests {
             ]
         );
         let text = b"\x00\xff\xc2 \xc2\xbd $ $x 1-0x 99999999999.";
-        let all: Vec<_> = Lexer::new(text, 1).collect();
+        let all = lex(text);
         assert!(all.len() >= 6, "{all:?}");
+        // Every byte, alone, before a word and after one.
+        for byte in 0..=u8::MAX {
+            for bytes in [vec![byte], vec![byte, b'e', b'4'], vec![b'e', b'4', byte]] {
+                lex(&bytes);
+            }
+        }
+        // Random soups of PGN pieces.
+        let mut rng = crate::testing::Rng(0x9e37_79b9_7f4a_7c15);
+        for _ in 0..2000 {
+            lex(&rng.pgn_soup(40, false));
+        }
     }
 
     #[test]
