@@ -11,7 +11,9 @@
 # 3. runs scripts/oracle.py once on every fixtures/**/*.pgn (minus the files
 #    listed in scripts/differential-exclude.txt), the random games and the
 #    corrupted games; with ARBITER_CORPUS=1 and ../shared/corpus present it
-#    also runs the corpus, ARBITER_CORPUS_MAX (default 20000) games per file.
+#    also runs the corpus, ARBITER_CORPUS_MAX (default 20000) games per file
+#    (a missing corpus is said on standard error; with
+#    ARBITER_REQUIRE_CORPUS=1 it is a failure, and the corpus is run).
 #
 # Exits non-zero on any mismatch. Needs python3 with python-chess
 # (`pip install chess`).
@@ -56,11 +58,18 @@ fi
 files+=("$tmp/random.pgn" "$tmp/corrupt.pgn")
 
 max_args=()
-if [ "${ARBITER_CORPUS:-}" = 1 ] && [ -d ../shared/corpus ]; then
-    while IFS= read -r -d '' f; do
-        files+=("$f")
-    done < <(find ../shared/corpus \( -name '*.pgn' -o -name '*.pgn.zst' \) -type f -print0 | sort -z)
-    max_args=(--max-games "${ARBITER_CORPUS_MAX:-20000}")
+if [ "${ARBITER_CORPUS:-}" = 1 ] || [ "${ARBITER_REQUIRE_CORPUS:-}" = 1 ]; then
+    if [ -d ../shared/corpus ]; then
+        while IFS= read -r -d '' f; do
+            files+=("$f")
+        done < <(find ../shared/corpus \( -name '*.pgn' -o -name '*.pgn.zst' \) -type f -print0 | sort -z)
+        max_args=(--max-games "${ARBITER_CORPUS_MAX:-20000}")
+    elif [ "${ARBITER_REQUIRE_CORPUS:-}" = 1 ]; then
+        echo "differential: failed: ../shared/corpus not found (ARBITER_REQUIRE_CORPUS=1)" >&2
+        exit 1
+    else
+        echo "differential: corpus skipped: ../shared/corpus not found (set ARBITER_REQUIRE_CORPUS=1 to make this a failure)" >&2
+    fi
 fi
 
 exec "$py" scripts/oracle.py --arbiter "$arbiter" --quiet "${max_args[@]}" "${files[@]}"
