@@ -91,8 +91,9 @@ pub struct ValidateArgs {
     #[arg(long)]
     pub errors_only: bool,
     /// Leave out the findings of this code (`W301` or `missing-tag`; may be
-    /// repeated): they are not shown, and an error left out does not fail
-    /// the run. Text output only.
+    /// repeated): they are not shown (with `--format jsonl`, a game whose
+    /// findings are all left out is not printed), and an error left out
+    /// does not fail the run.
     #[arg(long, value_name = "CODE", value_parser = parse_code)]
     pub disable: Vec<Code>,
 }

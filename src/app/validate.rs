@@ -5,7 +5,7 @@ use std::io;
 
 use crate::{
     cli::{ValidateArgs, ValidateFormat},
-    diagnostic::text::DiagnosticsSink,
+    diagnostic::{Reported, WithFindings, text::DiagnosticsSink},
     exit::ExitStatus,
     sink::{JsonlSink, Selection},
 };
@@ -13,18 +13,14 @@ use crate::{
 /// Runs `validate`.
 pub(super) fn run(args: ValidateArgs, run: &super::Run) -> anyhow::Result<ExitStatus> {
     let jsonl = args.format == ValidateFormat::Jsonl;
+    let reported = Reported::new(args.errors_only, args.disable.iter().copied().collect());
     let stdout = run.progress.writer();
-    let (summary, with_errors) = if jsonl {
-        let selection = if args.errors_only { Selection::Errors } else { Selection::Findings };
-        let mut sink = JsonlSink::new(stdout, selection);
-        let summary = run.games(|| (), &mut sink)?;
-        let with_errors = summary.with_errors;
-        (summary, with_errors)
+    let (summary, reported) = if jsonl {
+        let mut sink = WithFindings { sink: JsonlSink::new(stdout, Selection::All), reported };
+        (run.games(|| (), &mut sink)?, sink.reported)
     } else {
-        let disabled = args.disable.iter().copied().collect();
-        let mut sink = DiagnosticsSink::new(stdout, args.errors_only, disabled);
-        let summary = run.games(|| (), &mut sink)?;
-        (summary, sink.games_with_errors)
+        let mut sink = DiagnosticsSink::new(stdout, reported);
+        (run.games(|| (), &mut sink)?, sink.reported)
     };
     // The summary goes with the diagnostics, or to stderr beside JSON Lines.
     if jsonl {
@@ -34,7 +30,7 @@ pub(super) fn run(args: ValidateArgs, run: &super::Run) -> anyhow::Result<ExitSt
     }
     Ok(if summary.input_errors > 0 {
         ExitStatus::Error
-    } else if with_errors > 0 {
+    } else if reported.games_with_errors > 0 {
         ExitStatus::Findings
     } else {
         ExitStatus::Clean

@@ -8,10 +8,10 @@
 pub mod codes;
 pub mod text;
 
-use std::fmt;
+use std::{collections::BTreeSet, fmt, io, ops::ControlFlow};
 
 use self::codes::Code;
-use crate::record::GameRecord;
+use crate::{record::GameRecord, sink::Sink, source::InputError};
 
 /// One finding: what (the code and a message) and where.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -97,6 +97,81 @@ pub fn of_game(i: usize, r: &GameRecord, findings: &mut Vec<Finding>) {
             message: warning.message.to_string(),
             fen: None,
         });
+    }
+}
+
+/// The findings `validate` reports of each game: all of them, or its
+/// errors only, less the codes disabled. `validate` ranks a game's own
+/// findings: its first error, a result against the position and moves
+/// after the end are errors, the others warnings.
+#[derive(Debug, Default)]
+pub struct Reported {
+    /// Errors only.
+    pub errors_only: bool,
+    /// Codes left out.
+    pub disabled: BTreeSet<Code>,
+    /// Games with an error reported.
+    pub games_with_errors: u64,
+    /// The findings of the last game, each with whether it is an error.
+    findings: Vec<(Finding, bool)>,
+    scratch: Vec<Finding>,
+}
+
+impl Reported {
+    /// Reports the findings of every code but the `disabled`, or of its
+    /// errors only.
+    pub fn new(errors_only: bool, disabled: BTreeSet<Code>) -> Reported {
+        Reported { errors_only, disabled, ..Reported::default() }
+    }
+
+    /// The findings of `r` that are reported, each with whether it is an
+    /// error, in order; counts the game if one is an error.
+    pub fn of(&mut self, r: &GameRecord) -> &[(Finding, bool)] {
+        self.findings.clear();
+        // A clean game has nothing to say: no findings to build.
+        if !r.has_error() && r.warnings.is_empty() {
+            return &self.findings;
+        }
+        self.scratch.clear();
+        of_game(0, r, &mut self.scratch);
+        let errors = usize::from(r.error.is_some())
+            + usize::from(r.termination.is_some() && !r.result_consistent)
+            + usize::from(r.termination.is_some() && r.moves_after_end > 0);
+        for (i, f) in self.scratch.drain(..).enumerate() {
+            let error = i < errors;
+            if !self.disabled.contains(&f.code) && (error || !self.errors_only) {
+                self.findings.push((f, error));
+            }
+        }
+        self.games_with_errors += u64::from(self.findings.iter().any(|&(_, error)| error));
+        &self.findings
+    }
+}
+
+/// Passes on the records of the games that have a reported finding
+/// (`validate --format jsonl`).
+#[derive(Debug)]
+pub struct WithFindings<S> {
+    /// Where the records go.
+    pub sink: S,
+    /// Which findings count.
+    pub reported: Reported,
+}
+
+impl<T, S: Sink<T>> Sink<T> for WithFindings<S> {
+    fn record(&mut self, record: &GameRecord, output: T) -> io::Result<ControlFlow<()>> {
+        if self.reported.of(record).is_empty() {
+            return Ok(ControlFlow::Continue(()));
+        }
+        self.sink.record(record, output)
+    }
+
+    fn input_error(&mut self, error: &InputError) -> io::Result<()> {
+        self.sink.input_error(error)
+    }
+
+    fn finish(&mut self) -> io::Result<()> {
+        self.sink.finish()
     }
 }
 

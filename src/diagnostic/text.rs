@@ -5,12 +5,11 @@
 //! each game as they come.
 
 use std::{
-    collections::BTreeSet,
     io::{self, Write},
     ops::ControlFlow,
 };
 
-use super::{Finding, GameLabel, codes::Code, of_game};
+use super::{Finding, GameLabel, Reported};
 use crate::{record::GameRecord, sink::Sink};
 
 /// Writes one finding about `r`, with the code's hint when `hint`.
@@ -46,46 +45,23 @@ pub fn write(
 #[derive(Debug)]
 pub struct DiagnosticsSink<W: Write> {
     wtr: W,
-    errors_only: bool,
-    disabled: BTreeSet<Code>,
-    findings: Vec<Finding>,
-    /// Games with an error finding whose code is not disabled.
-    pub games_with_errors: u64,
+    /// Which findings are written.
+    pub reported: Reported,
 }
 
 impl<W: Write> DiagnosticsSink<W> {
-    /// Writes to `wtr`; `errors_only` leaves warnings out, and findings of
-    /// the `disabled` codes are left out.
-    pub fn new(wtr: W, errors_only: bool, disabled: BTreeSet<Code>) -> Self {
-        DiagnosticsSink { wtr, errors_only, disabled, findings: Vec::new(), games_with_errors: 0 }
+    /// Writes to `wtr` the findings `reported` keeps.
+    pub fn new(wtr: W, reported: Reported) -> Self {
+        DiagnosticsSink { wtr, reported }
     }
 }
 
 impl<W: Write, T> Sink<T> for DiagnosticsSink<W> {
     fn record(&mut self, r: &GameRecord, _: T) -> io::Result<ControlFlow<()>> {
-        // A clean game has nothing to say: no findings to build.
-        if !r.has_error() && r.warnings.is_empty() {
-            return Ok(ControlFlow::Continue(()));
+        let Self { wtr, reported } = self;
+        for (f, error) in reported.of(r) {
+            write(wtr, r, f, if *error { "error" } else { "warning" }, false)?;
         }
-        self.findings.clear();
-        of_game(0, r, &mut self.findings);
-        // validate ranks a game's own findings: its error, a result against
-        // the position, moves after the end are errors; the rest warnings.
-        let errors = usize::from(r.error.is_some())
-            + usize::from(r.termination.is_some() && !r.result_consistent)
-            + usize::from(r.termination.is_some() && r.moves_after_end > 0);
-        let mut any_error = false;
-        for (i, f) in self.findings.iter().enumerate() {
-            if self.disabled.contains(&f.code) {
-                continue;
-            }
-            let error = i < errors;
-            any_error |= error;
-            if error || !self.errors_only {
-                write(&mut self.wtr, r, f, if error { "error" } else { "warning" }, false)?;
-            }
-        }
-        self.games_with_errors += u64::from(any_error);
         Ok(ControlFlow::Continue(()))
     }
 

@@ -427,6 +427,19 @@ fn findings_carry_check_s_codes_and_disable_leaves_a_code_out() {
         assert_eq!(run.code, Some(0), "{disable}: {}", run.stdout);
         assert!(diagnostic_lines(&run, "error").is_empty(), "{}", run.stdout);
     }
+    // JSON Lines: a game whose findings are all left out is not printed.
+    let all = records(&["validate", "--format", "jsonl", &path]);
+    let left = records(&[
+        "validate",
+        "--format",
+        "jsonl",
+        "--disable",
+        "W301",
+        "--disable",
+        "E101",
+        &path,
+    ]);
+    assert!(left.len() < all.len(), "{} records, {} left", all.len(), left.len());
     let run = crate::util::run(&["validate", "--disable", "E999", &path]);
     assert_eq!(run.code, Some(2));
     assert!(run.stderr.contains("no such code: E999"), "{}", run.stderr);
