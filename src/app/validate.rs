@@ -3,9 +3,11 @@
 
 use std::io;
 
+use anyhow::Context;
+
 use crate::{
     cli::{ValidateArgs, ValidateFormat},
-    diagnostic::{Reported, WithFindings, text::DiagnosticsSink},
+    diagnostic::{Reported, WithFindings, codes::Code, text::DiagnosticsSink},
     exit::ExitStatus,
     sink::{JsonlSink, Selection},
 };
@@ -13,7 +15,16 @@ use crate::{
 /// Runs `validate`.
 pub(super) fn run(args: ValidateArgs, run: &super::Run) -> anyhow::Result<ExitStatus> {
     let jsonl = args.format == ValidateFormat::Jsonl;
-    let reported = Reported::new(args.errors_only, args.disable.iter().copied().collect());
+    let disabled = args
+        .disable
+        .iter()
+        .map(|text| {
+            Code::parse(text).with_context(|| {
+                format!("--disable: no such code: {text} (see `arbiter check --list-codes`)")
+            })
+        })
+        .collect::<anyhow::Result<_>>()?;
+    let reported = Reported::new(args.errors_only, disabled);
     let stdout = run.progress.writer();
     let (summary, reported) = if jsonl {
         let mut sink = WithFindings { sink: JsonlSink::new(stdout, Selection::All), reported };
