@@ -1,19 +1,19 @@
 //! arbiter applies the FIDE Laws of Chess to PGN game collections.
 //!
-//! The modules follow the data flow:
+//! The modules follow the data flow, and the data flow follows the Laws:
 //!
 //! ```text
-//! input ──► chunk ──► replay (parallel) ──► record ──► sink
-//! (bytes)   (whole    (split: tags,         (GameRecord) (diagnostics,
-//!            games)    our lexer, shakmaty,               CSV, JSONL)
-//!                      the rules)
+//! bytes  → PGN syntax → chess  → the FIDE Laws → record    → observers and sinks
+//! source   pgn          chess    laws            record      replay::observer, sink
 //! ```
 //!
-//! `split` finds games and their tags in bytes, for `chunk` (where to cut)
-//! and `replay` (where each game's parts are).
-//!
-//! `pipeline` wires the steps together; `commands` choose sinks; `cli` and
-//! `options` are the command line before and after resolution.
+//! `replay` drives each game through these steps and shows it to an
+//! observer (`replay::observer`: `export::Exporter`, `openings::Classifier`,
+//! `stats::Counter`, `tournament::GameObserver`...); `pipeline::run` hands
+//! each record, in input order, to a sink, which may stop the run, and
+//! `pipeline::fold` merges per-worker aggregates. `app` has one file per
+//! command; `cli` and `options` are the command line before and after
+//! resolution. The layout is in docs/ARCHITECTURE.md.
 //!
 //! Glossary, used everywhere: `index` = 1-based game number in its file;
 //! `ply` = 1-based half-move (0 = the start position); `move_number` = the

@@ -12,6 +12,7 @@
 //! `fmt`: export format, stable, faithful, and safe in place.
 //! `check`: every finding code at its place; `crosstable`: hand-computed
 //! tie-breaks.
+//! `schema`: `games`' records and CSV header are docs/GUIDE.md's schema.
 
 mod bad_input;
 mod check;
@@ -21,6 +22,7 @@ mod hostile;
 mod paths;
 mod progress;
 mod rules;
+mod schema;
 mod stats;
 mod util;
 mod validate;
