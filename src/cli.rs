@@ -1,5 +1,5 @@
 //! The command line, as clap types. Doc comments here are the `--help`
-//! text. No I/O and no logic: `commands` turns these into `options`.
+//! text. No I/O and no logic: `config.rs` turns these into a `Config`.
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 

@@ -1,6 +1,6 @@
-//! One game's own findings: what `validate` found (each error and warning
-//! kind mapped to its code), unfinished games and forfeits for review, and
-//! the count of draws the final position confirms.
+//! One game's own findings: what `validate` reports (`diagnostic::of_game`),
+//! where a game without moves is a bye or a forfeit to review, unfinished
+//! games, and the count of draws the final position confirms.
 //!
 //! Input: one `Game`; output: `Finding`s. No cross-game knowledge.
 
