@@ -575,3 +575,31 @@ fn unreadable_inputs_are_reported_and_the_rest_counted() {
     let json: Value = serde_json::from_str(&run.stdout).unwrap();
     assert_eq!(json["summary"]["games"], 11);
 }
+
+/// Dates are read by the one date parser every command uses: a month or
+/// day of one digit is read (`2013.5.6`), a stray character is no date,
+/// as for `validate`'s tag check (the master corpus has `2021.05.09\``,
+/// which `stats` used to count in May 2021).
+#[test]
+fn dates_are_read_as_every_command_reads_them() {
+    let game = |date: &str| format!("[Date \"{date}\"]\n[Result \"1-0\"]\n\n1. e4 1-0\n\n");
+    let pgn: String = ["2021.05.09`", "2013.5.6", "2013.30.4", "2021.05.09"].map(game).concat();
+    let dir = tempfile::tempdir().unwrap();
+    let run =
+        Arbiter::new(&["stats", "-q", "--csv", path(dir.path()), "-"]).stdin(pgn.as_bytes()).run();
+    ok(&run);
+    assert_eq!(
+        lines(dir.path(), "by_month.csv"),
+        [
+            ",,1,1,0,0,100.0,0.0",
+            "2013,,1,1,0,0,100.0,0.0",
+            "2013,5,1,1,0,0,100.0,0.0",
+            "2021,5,1,1,0,0,100.0,0.0"
+        ]
+    );
+    // validate reports the three that are not in the standard's form.
+    let validated = Arbiter::new(&["validate", "-"]).stdin(pgn.as_bytes()).run();
+    let malformed: Vec<_> =
+        validated.stdout.lines().filter(|l| l.contains("[W302 malformed-tag]: ")).collect();
+    assert_eq!(malformed.len(), 3, "{}", validated.stdout);
+}
