@@ -158,6 +158,7 @@ pub struct Resolved {
 
 /// Finds the legal move `san` denotes in `pos` (`in_check`, when known,
 /// says whether the side to move is in check).
+#[inline]
 pub fn resolve<P: Replayable>(
     pos: &P,
     san: San,

@@ -21,6 +21,17 @@ use crate::record::{Warning, WarningKind};
 /// The Seven Tag Roster, in its required order.
 pub const ROSTER: [&str; 7] = ["Event", "Site", "Date", "Round", "White", "Black", "Result"];
 
+/// Where `Event` is in [`ROSTER`] (and in [`TagSet::roster`]).
+pub const EVENT: usize = 0;
+/// Where `Round` is in [`ROSTER`].
+pub const ROUND: usize = 3;
+/// Where `White` is in [`ROSTER`].
+pub const WHITE: usize = 4;
+/// Where `Black` is in [`ROSTER`].
+pub const BLACK: usize = 5;
+/// Where `Result` is in [`ROSTER`].
+pub const RESULT: usize = 6;
+
 /// The tags of one game, as written, in the bytes of their chunk: values
 /// are decoded only when something asks for their text.
 #[derive(Debug, Default, Clone)]
@@ -46,6 +57,11 @@ impl<'a> TagSet<'a> {
     /// The text of roster tag `name`.
     pub fn get(&self, name: &str) -> Option<Cow<'a, str>> {
         self.raw(name).map(text)
+    }
+
+    /// The text of the roster tag at `index` in [`ROSTER`].
+    pub fn roster_text(&self, index: usize) -> Option<Cow<'a, str>> {
+        self.roster.get(index).copied().flatten().map(text)
     }
 
     /// The text of `value`: escapes resolved, UTF-8 if valid, else Latin-1.
@@ -132,7 +148,7 @@ impl TagList {
 fn text(value: RawTag<'_>) -> Cow<'_, str> {
     // Most values have no escape: one byte search instead of pgn-reader's
     // decoding.
-    if value.0.contains(&b'\\') {
+    if memchr(b'\\', value.0).is_some() {
         Cow::Owned(as_text(&value.decode()).into_owned())
     } else {
         as_text(value.0)
@@ -366,15 +382,15 @@ const MISSING: [&str; 7] = [
 /// and rounds are read as written (`pgn::values`), without surrounding
 /// blanks: a valid one has no backslash, so no escape, and reads as itself.
 fn roster_problem(name: &str, value: RawTag<'_>) -> Option<&'static str> {
-    let as_written = std::str::from_utf8(value.0).ok().filter(|text| text.trim() == *text);
+    let as_written = || std::str::from_utf8(value.0).ok().filter(|text| text.trim() == *text);
     match name {
-        "Date" if !as_written.and_then(Date::parse).is_some_and(|date| date.standard) => {
+        "Date" if !as_written().and_then(Date::parse).is_some_and(|date| date.standard) => {
             Some("not a date of the form YYYY.MM.DD (?? for unknown)")
         }
-        "Result" if as_written.and_then(GameResult::parse).is_none() => {
+        "Result" if as_written().and_then(GameResult::parse).is_none() => {
             Some("not one of 1-0, 0-1, 1/2-1/2, *")
         }
-        "Round" if as_written.and_then(Round::parse).is_none() => {
+        "Round" if as_written().and_then(Round::parse).is_none() => {
             Some("not a round such as 3, 3.1, ? or -")
         }
         _ if is_blank(value) => Some("empty (use ? for unknown)"),

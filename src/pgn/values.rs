@@ -77,7 +77,23 @@ impl Date {
     /// month or day of one digit is read too (`2013.5.6`), as not
     /// [`standard`](Date::standard).
     pub fn parse(text: &str) -> Option<Date> {
-        let mut parts = text.trim().split('.');
+        let text = text.trim();
+        // The standard's form, read by place: the tag checks read a date in
+        // every game.
+        if let &[y0, y1, y2, y3, b'.', m0, m1, b'.', d0, d1] = text.as_bytes() {
+            let part = |digits: &[u8]| -> Option<Option<u32>> {
+                if digits.iter().all(|&b| b == b'?') {
+                    Some(None)
+                } else if digits.iter().all(u8::is_ascii_digit) {
+                    Some(Some(digits.iter().fold(0, |n, &d| n * 10 + u32::from(d - b'0'))))
+                } else {
+                    None
+                }
+            };
+            let (year, month, day) = (part(&[y0, y1, y2, y3])?, part(&[m0, m1])?, part(&[d0, d1])?);
+            return Some(Date { year, month, day, standard: true });
+        }
+        let mut parts = text.split('.');
         let mut standard = true;
         let mut part = |lengths: &[usize]| -> Option<Option<u32>> {
             let part = parts.next().filter(|p| lengths.contains(&p.len()))?;

@@ -27,7 +27,7 @@ use crate::{
         chunk::Chunk,
         cursor::{GameCursor, GameSpan},
         lexer,
-        tags::{self, TagCollector, TagSet},
+        tags::{self, BLACK, EVENT, RESULT, ROUND, TagCollector, TagSet, WHITE},
         values::GameResult,
     },
     record::{GameRecord, Warning, WarningKind},
@@ -183,7 +183,7 @@ fn record(
     mut warnings: Vec<Warning>,
     tags: &TagSet,
 ) -> GameRecord {
-    let result = tags.get("Result");
+    let result = tags.roster_text(RESULT);
     let result = result.as_deref();
     let marker = facts.result_marker;
     let recorded = GameResult::of(result, marker);
@@ -214,15 +214,15 @@ fn record(
     let (error, error_ply) = facts.error.unzip();
     let moves_after_end = termination_ply.map_or(0, |end| facts.plies.saturating_sub(end));
     let result_consistent = result_consistent(&findings, recorded);
-    let owned = |name| tags.get(name).map(CompactString::from);
+    let owned = |index| tags.roster_text(index).map(CompactString::from);
     GameRecord {
         file: chunk.file.clone(),
         index: 0,
         line: span.line,
-        white: owned("White"),
-        black: owned("Black"),
-        event: owned("Event"),
-        round: owned("Round"),
+        white: owned(WHITE),
+        black: owned(BLACK),
+        event: owned(EVENT),
+        round: owned(ROUND),
         result: result.map(CompactString::from),
         result_marker: marker,
         variant,
