@@ -38,10 +38,7 @@ impl Config {
                 (&args.input, ReplayOptions { final_fen: true, ..ReplayOptions::default() })
             }
             Command::Crosstable(args) => (&args.input, ReplayOptions::default()),
-            // Statistics report no warnings: tag sections need no checks.
-            Command::Stats(args) => {
-                (&args.input, ReplayOptions { skip_tag_checks: true, ..ReplayOptions::default() })
-            }
+            Command::Stats(args) => (&args.input, ReplayOptions::default()),
             // Variations are written too, so they are replayed.
             Command::Fmt(args) => {
                 (&args.input, ReplayOptions { variations: true, ..ReplayOptions::default() })
@@ -76,10 +73,6 @@ pub struct ReplayOptions {
     pub variations: bool,
     /// Compute the FEN of each game's last position (`GameRecord::final_fen`).
     pub final_fen: bool,
-    /// Skip the checks of each tag section (missing, malformed, duplicated
-    /// and unreadable tags), whose only output is warnings, for commands
-    /// that report none (`stats`).
-    pub skip_tag_checks: bool,
 }
 
 /// How input is read and spread over threads.

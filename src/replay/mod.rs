@@ -110,9 +110,7 @@ impl Replayer {
         }
         let mut warnings = Vec::new();
         if !tag_bytes.is_empty() || tags.count > 0 {
-            if !self.options.skip_tag_checks {
-                tags::check(tags, tag_bytes, span.line, &mut warnings);
-            }
+            tags::check(tags, tag_bytes, span.line, &mut warnings);
         } else {
             warnings.push(Warning {
                 kind: WarningKind::MissingTag,
