@@ -12,6 +12,7 @@ use anyhow::Context;
 
 use crate::{
     cli::{CheckArgs, CheckFormat, Deny},
+    diagnostic::codes,
     exit::ExitStatus,
     tournament::{
         EventFormat, GameObserver,
@@ -26,7 +27,7 @@ use crate::{
 /// Runs `check`.
 pub(super) fn run(args: CheckArgs, run: &super::Run) -> anyhow::Result<ExitStatus> {
     if args.list_codes {
-        report::list_codes(&mut io::stdout().lock())?;
+        codes::write_table(&mut io::stdout().lock())?;
         return Ok(ExitStatus::Clean);
     }
     let config = load_config(args.config.as_deref())?;

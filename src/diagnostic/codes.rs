@@ -260,6 +260,25 @@ impl Code {
     }
 }
 
+/// Writes the code table as Markdown (`check --list-codes`; the user
+/// guide's table).
+pub fn write_table(wtr: &mut dyn std::io::Write) -> std::io::Result<()> {
+    writeln!(wtr, "| code | name | severity | meaning | fix |")?;
+    writeln!(wtr, "|---|---|---|---|---|")?;
+    for code in Code::ALL {
+        writeln!(
+            wtr,
+            "| {} | `{}` | {} | {} | {} |",
+            code.code(),
+            code.name(),
+            code.severity().name(),
+            code.what(),
+            code.hint()
+        )?;
+    }
+    wtr.flush()
+}
+
 impl Serialize for Code {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.code())

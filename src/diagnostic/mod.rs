@@ -1,11 +1,12 @@
 //! One diagnostic model for `validate` and `check` (ruff's `Message`): a
 //! [`Finding`] is a [`Code`] from the one table in [`codes`], a message and
 //! a place. [`of_game`] turns what the replay found about one game into
-//! findings; the emitters (text here, JSON Lines and SARIF in `check`'s
-//! report) write them. Nothing here decides what is wrong: the Laws and
-//! the tag checks did.
+//! findings; the emitters ([`text`], [`jsonl`], [`sarif`]) write them.
+//! Nothing here decides what is wrong: the Laws and the tag checks did.
 
 pub mod codes;
+pub mod jsonl;
+pub mod sarif;
 pub mod text;
 
 use std::{collections::BTreeSet, fmt, io, ops::ControlFlow};

@@ -1,7 +1,6 @@
-//! Rendering `check`'s findings: compiler-style text, JSON Lines (one
-//! object per finding) or SARIF 2.1.0 (for code hosts), the summary, and
-//! the code table of `--list-codes`. Every format renders from the same
-//! [`Finding`]s and the `codes.rs` table.
+//! Rendering `check`'s report: its findings through the emitters of
+//! `diagnostic` (compiler-style text with hints, JSON Lines, SARIF 2.1.0),
+//! and the summary.
 //!
 //! Input: a [`Report`] and the records it refers to; output: bytes on the
 //! writer the command gives. Decides nothing.
@@ -11,15 +10,11 @@ use std::{
     io::{self, Write},
 };
 
-use serde::Serialize;
-use serde_json::json;
-
 use super::Report;
 use crate::{
     diagnostic::{
-        Finding, GameLabel,
         codes::{Code, Severity},
-        text,
+        jsonl, sarif, text,
     },
     tournament::{Game, players::plural},
 };
@@ -33,44 +28,6 @@ pub enum Format {
     Jsonl,
     /// One SARIF 2.1.0 log.
     Sarif,
-}
-
-/// One finding as a JSON Lines object.
-#[derive(Debug, Serialize)]
-struct JsonFinding<'a> {
-    code: Code,
-    name: &'static str,
-    severity: Severity,
-    file: &'a str,
-    line: u64,
-    game: u64,
-    ply: Option<u32>,
-    white: Option<&'a str>,
-    black: Option<&'a str>,
-    round: Option<&'a str>,
-    message: &'a str,
-    fen: Option<&'a str>,
-    hint: &'static str,
-}
-
-impl<'a> JsonFinding<'a> {
-    fn new(f: &'a Finding, r: &'a Game) -> Self {
-        JsonFinding {
-            code: f.code,
-            name: f.code.name(),
-            severity: f.code.severity(),
-            file: &r.file,
-            line: f.line,
-            game: r.index,
-            ply: f.ply,
-            white: r.white.as_deref(),
-            black: r.black.as_deref(),
-            round: r.round.as_deref(),
-            message: &f.message,
-            fen: f.fen.as_deref(),
-            hint: f.code.hint(),
-        }
-    }
 }
 
 /// Writes the findings of `report` about `records` in `format`.
@@ -89,83 +46,15 @@ pub fn render(
         }
         Format::Jsonl => {
             for f in &report.findings {
-                serde_json::to_writer(&mut *wtr, &JsonFinding::new(f, &records[f.record]))?;
-                wtr.write_all(b"\n")?;
+                jsonl::write(wtr, f, &records[f.record])?;
             }
         }
         Format::Sarif => {
-            serde_json::to_writer_pretty(&mut *wtr, &sarif(report, records))?;
-            wtr.write_all(b"\n")?;
+            let located = report.findings.iter().map(|f| (f, &*records[f.record]));
+            sarif::write(wtr, located)?;
         }
     }
     wtr.flush()
-}
-
-/// The SARIF 2.1.0 log: one run, every code as a rule, one result per
-/// finding located by file and line.
-fn sarif(report: &Report, records: &[Game]) -> serde_json::Value {
-    let rules: Vec<serde_json::Value> = Code::ALL
-        .iter()
-        .map(|code| {
-            json!({
-                "id": code.code(),
-                "name": code.name(),
-                "shortDescription": { "text": code.what() },
-                "help": { "text": code.hint() },
-                "defaultConfiguration": { "level": code.severity().name() },
-            })
-        })
-        .collect();
-    let results: Vec<serde_json::Value> = report
-        .findings
-        .iter()
-        .map(|f| {
-            let r = &records[f.record];
-            let index = Code::ALL.iter().position(|c| *c == f.code);
-            json!({
-                "ruleId": f.code.code(),
-                "ruleIndex": index,
-                "level": f.code.severity().name(),
-                "message": { "text": format!("{}: {}", GameLabel(r), f.message) },
-                "locations": [{
-                    "physicalLocation": {
-                        "artifactLocation": { "uri": uri(&r.file) },
-                        "region": { "startLine": f.line },
-                    }
-                }],
-            })
-        })
-        .collect();
-    json!({
-        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
-        "version": "2.1.0",
-        "runs": [{
-            "tool": { "driver": {
-                "name": "arbiter",
-                "version": env!("CARGO_PKG_VERSION"),
-                "rules": rules,
-            }},
-            "results": results,
-        }],
-    })
-}
-
-/// A path as a URI reference: percent-encoded, absolute paths as `file:`.
-fn uri(path: &str) -> String {
-    let mut encoded = String::new();
-    if path.starts_with('/') {
-        encoded.push_str("file://");
-    }
-    for byte in path.bytes() {
-        match byte {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' | b'/' => {
-                encoded.push(char::from(byte));
-            }
-            b'\\' => encoded.push('/'),
-            _ => encoded.push_str(&format!("%{byte:02X}")),
-        }
-    }
-    encoded
 }
 
 /// Counts for the summary line.
@@ -224,34 +113,4 @@ pub fn summary(
         writeln!(wtr, "disabled: {}", codes.join(", "))?;
     }
     Ok(())
-}
-
-/// Writes the code table as Markdown (the user guide's table).
-pub fn list_codes(wtr: &mut dyn Write) -> io::Result<()> {
-    writeln!(wtr, "| code | name | severity | meaning | fix |")?;
-    writeln!(wtr, "|---|---|---|---|---|")?;
-    for code in Code::ALL {
-        writeln!(
-            wtr,
-            "| {} | `{}` | {} | {} | {} |",
-            code.code(),
-            code.name(),
-            code.severity().name(),
-            code.what(),
-            code.hint()
-        )?;
-    }
-    wtr.flush()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn uris_are_percent_encoded() {
-        assert_eq!(uri("fixtures/a b.pgn"), "fixtures/a%20b.pgn");
-        assert_eq!(uri("/tmp/x.pgn"), "file:///tmp/x.pgn");
-        assert_eq!(uri("-"), "-");
-    }
 }
