@@ -1,6 +1,13 @@
 //! The export observer: each game replayed without error, written in PGN
 //! export format (`arbiter fmt`), or its original bytes when it cannot be.
 //! The format itself is `pgn::writer`'s.
+//!
+//! A formatted game must read back as the same game: it is replayed again
+//! and compared (one game, the same tags, the same moves, the same
+//! verdict), and formatted again, which must change nothing. A game that
+//! fails either, or whose tag section cannot be written back faithfully
+//! (tag lines the reader skips, a tag given twice, a control character in
+//! a tag), is copied through byte for byte, with the reason.
 
 use shakmaty::{
     Color, Move, Position,
@@ -8,33 +15,43 @@ use shakmaty::{
 };
 
 use crate::{
-    pgn::writer::{MovetextWriter, write_tags},
-    replay::observer::{GameEnd, Observer},
+    config::ReplayOptions,
+    pgn::{
+        chunk::Chunk,
+        tags::{self, ROSTER, TagList},
+        values::GameResult,
+        writer::{MovetextWriter, write_tags},
+    },
+    record::GameRecord,
+    replay::{
+        Replayer,
+        observer::{GameEnd, KeepTags, MovesHash, Observer},
+    },
 };
 
 /// A game as `arbiter fmt` writes it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Export {
-    /// The formatted game, or, for a game that could not be replayed, its
-    /// original bytes exactly.
+    /// The formatted game, or its original bytes exactly.
     pub text: Vec<u8>,
-    /// Whether `text` is formatted (false: copied through).
-    pub formatted: bool,
+    /// Why the game is copied as it is, when it is not formatted.
+    pub unformatted: Option<&'static str>,
     /// Whether `text` differs from the original bytes.
     pub changed: bool,
 }
 
-/// The observer that writes each game in export format. It needs the
-/// variations replayed (`ReplayOptions::variations`), to write their moves.
+/// Writes a game in export format as it is replayed; `None` for a game
+/// that cannot be (not replayed, an error, a tag section that would not be
+/// written back faithfully), with the reason.
 #[derive(Debug, Default)]
-pub struct Exporter {
+pub struct Formatter {
     writer: MovetextWriter,
     /// The move about to be played: its number, side and SAN.
     next: Option<(u32, Color, San)>,
 }
 
-impl Observer for Exporter {
-    type Output = Export;
+impl Observer for Formatter {
+    type Output = Result<Vec<u8>, &'static str>;
 
     fn start<P: Position>(&mut self, _pos: &P, _standard: bool) {
         self.writer = MovetextWriter::new();
@@ -67,21 +84,176 @@ impl Observer for Exporter {
         self.writer.close_variation();
     }
 
-    /// A game replayed without error is written in export format; any
-    /// other is copied as it is.
-    fn end_game(&mut self, game: &GameEnd<'_, '_>) -> Export {
+    fn end_game(&mut self, game: &GameEnd<'_, '_>) -> Self::Output {
         let writer = std::mem::replace(&mut self.writer, MovetextWriter::new());
         let record = game.record;
-        let original = game.text;
-        if !game.replayed || record.error.is_some() {
-            return Export { text: original.to_vec(), formatted: false, changed: false };
+        if !game.replayed {
+            return Err("not replayable");
         }
-        let result = record.result_marker.or(record.result.as_deref()).unwrap_or("*");
-        let mut text = Vec::with_capacity(original.len() + 64);
-        write_tags(&game.tags.to_list(), result, &mut text);
+        if record.error.is_some() {
+            return Err("it has an error");
+        }
+        let tags = faithful_tags(game)?;
+        // The marker is one of the four results: the movetext's, else the
+        // Result tag's if it is one of them (the tag is kept as written).
+        let result = record
+            .result_marker
+            .or_else(|| {
+                record.result.as_deref().and_then(GameResult::parse).map(GameResult::as_str)
+            })
+            .unwrap_or("*");
+        let mut text = Vec::with_capacity(game.text.len() + 64);
+        write_tags(&tags, result, &mut text);
         text.extend_from_slice(&writer.finish(result));
         text.push(b'\n');
-        let changed = text != original;
-        Export { text, formatted: true, changed }
+        Ok(text)
     }
+}
+
+/// The game's tags, when its tag section can be written back as it reads:
+/// no tag line the reader skips, no tag given twice, no control character
+/// in a name or value, and names of letters, digits and `_`.
+fn faithful_tags(game: &GameEnd<'_, '_>) -> Result<TagList, &'static str> {
+    let set = game.tags;
+    if set.unreadable > 0
+        || tags::unreadable_lines(set, game.tag_section, game.record.line).next().is_some()
+    {
+        return Err("a tag line cannot be read");
+    }
+    if !set.duplicates.is_empty() {
+        return Err("a tag is given more than once");
+    }
+    let list = set.to_list();
+    for (name, value) in list.iter() {
+        let name_ok =
+            !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
+        if !name_ok {
+            return Err("a tag name is not of letters, digits and _");
+        }
+        if value.chars().any(char::is_control) {
+            return Err("a tag value holds a control character");
+        }
+    }
+    Ok(list)
+}
+
+/// The observer `fmt` writes with: formats each game and checks that the
+/// formatted text reads back as the same game and is formatted already.
+#[derive(Debug)]
+pub struct Exporter {
+    format: Formatter,
+    /// The original game's mainline, hashed.
+    moves: MovesHash,
+    /// Replays the formatted text.
+    again: Replayer,
+}
+
+impl Exporter {
+    /// An exporter for games replayed with `options` (which must replay
+    /// variations, to write their moves).
+    pub fn new(options: ReplayOptions) -> Exporter {
+        Exporter {
+            format: Formatter::default(),
+            moves: MovesHash::default(),
+            again: Replayer::new(options),
+        }
+    }
+}
+
+impl Observer for Exporter {
+    type Output = Export;
+
+    fn start<P: Position>(&mut self, pos: &P, standard: bool) {
+        self.format.start(pos, standard);
+        self.moves.start(pos, standard);
+    }
+
+    fn before_move<P: Position>(&mut self, pos: &P, m: &Move) {
+        self.format.before_move(pos, m);
+    }
+
+    fn after_move<P: Position>(&mut self, pos: &P, m: &Move, ply: u32, mainline: bool) {
+        self.format.after_move(pos, m, ply, mainline);
+        self.moves.after_move(pos, m, ply, mainline);
+    }
+
+    fn nag(&mut self, nag: u8) {
+        self.format.nag(nag);
+    }
+
+    fn comment(&mut self, text: &[u8]) {
+        self.format.comment(text);
+    }
+
+    fn begin_variation(&mut self) {
+        self.format.begin_variation();
+    }
+
+    fn end_variation(&mut self) {
+        self.format.end_variation();
+    }
+
+    /// The formatted game if it reads back as the same game and formatting
+    /// it again changes nothing; else the original bytes, with the reason.
+    fn end_game(&mut self, game: &GameEnd<'_, '_>) -> Export {
+        let moves = self.moves.end_game(game);
+        let formatted = self.format.end_game(game).and_then(|text| {
+            self.reads_back(game, moves, &text)?;
+            Ok(text)
+        });
+        match formatted {
+            Ok(text) => {
+                let changed = text != game.text;
+                Export { text, unformatted: None, changed }
+            }
+            Err(why) => Export { text: game.text.to_vec(), unformatted: Some(why), changed: false },
+        }
+    }
+}
+
+impl Exporter {
+    /// Whether `text`, the formatting of `game` (whose mainline hashes to
+    /// `moves`), reads back as the same game and is formatted already.
+    fn reads_back(
+        &mut self,
+        game: &GameEnd<'_, '_>,
+        moves: u64,
+        text: &[u8],
+    ) -> Result<(), &'static str> {
+        let chunk = Chunk::from_bytes(&game.record.file, text.to_vec());
+        let mut games = Vec::new();
+        let mut observer = (Formatter::default(), (KeepTags, MovesHash::default()));
+        self.again.replay(&chunk, &mut observer, |record, output| games.push((record, output)));
+        let [(record, (again, (tags, moves_again)))] = games.as_slice() else {
+            return Err("formatted, it would not read back as one game");
+        };
+        let same = *moves_again == moves
+            && same_verdict(record, game.record)
+            && same_tags(&game.tags.to_list(), tags);
+        if !same {
+            return Err("formatted, it would not read back as the same game");
+        }
+        if again.as_deref() != Ok(text) {
+            return Err("formatting it twice would not give the same text");
+        }
+        Ok(())
+    }
+}
+
+/// Whether two records of one game say the same about its moves and its
+/// end (its tags are compared apart).
+fn same_verdict(a: &GameRecord, b: &GameRecord) -> bool {
+    (a.valid, a.error_ply, a.plies, a.termination, a.termination_ply)
+        == (b.valid, b.error_ply, b.plies, b.termination, b.termination_ply)
+        && (a.threefold_ply, a.fifty_ply, a.moves_after_end, a.result_consistent)
+            == (b.threefold_ply, b.fifty_ply, b.moves_after_end, b.result_consistent)
+        && a.variant == b.variant
+}
+
+/// Whether `formatted` holds every tag of `original` with its value, and
+/// besides only the roster tags `original` lacks (with their placeholder).
+fn same_tags(original: &TagList, formatted: &TagList) -> bool {
+    let added = ROSTER.iter().filter(|name| original.get(name).is_none()).count();
+    formatted.len() == original.len() + added
+        && original.iter().all(|(name, value)| formatted.get(name) == Some(value))
 }

@@ -24,7 +24,7 @@ use crate::{
 pub(super) fn run(args: FmtArgs, run: &super::Run) -> anyhow::Result<ExitStatus> {
     if !args.in_place {
         let mut sink = PgnSink::new(run.progress.writer(), args.check);
-        let summary = run.games(Exporter::default, &mut sink)?;
+        let summary = run.games(|| Exporter::new(run.config.replay), &mut sink)?;
         return Ok(if summary.input_errors > 0 {
             ExitStatus::Error
         } else if args.check && (sink.changed > 0 || sink.unformatted > 0) {
@@ -67,7 +67,7 @@ fn rewrite(file: &str, run: &super::Run, fail_after: Option<u64>) -> anyhow::Res
         run.config.replay,
         run.config.pipeline,
         &run.progress,
-        Exporter::default,
+        || Exporter::new(run.config.replay),
         &mut InputErrors { sink: &mut sink, error: &mut failed_input },
     )?;
     if let Some(error) = failed_input {

@@ -309,12 +309,13 @@ impl<'a> TagCollector<'a> {
 /// Checks the tag section `bytes` (starting on line `line`) and its
 /// collected `tags`, appending warnings.
 pub fn check(tags: &TagSet<'_>, bytes: &[u8], line: u64, warnings: &mut Vec<Warning>) {
-    // The splitter (like pgn-reader) silently drops tag lines it cannot
-    // read (`[Event]`); find them when fewer tags arrived than lines that
-    // look like tags.
-    let brackets = memchr_iter(b'[', bytes).count();
-    if tags.unreadable > 0 || brackets > tags.count {
-        unreadable_tag_lines(bytes, line, warnings);
+    for (n, problem, text) in unreadable_lines(tags, bytes, line) {
+        let shown = String::from_utf8_lossy(&text[..text.len().min(60)]);
+        warnings.push(Warning {
+            kind: WarningKind::MalformedTag,
+            message: format!("{problem}: {shown}").into(),
+            line: n,
+        });
     }
     for ((name, value), missing) in ROSTER.iter().zip(tags.roster).zip(MISSING) {
         match value {
@@ -422,25 +423,29 @@ pub fn tag_line(bytes: &[u8], name: &str, line: u64) -> u64 {
         .map_or(line, |(n, _)| n)
 }
 
-/// Warns about every line starting with `[` that is not a readable tag.
-fn unreadable_tag_lines(bytes: &[u8], line: u64, warnings: &mut Vec<Warning>) {
-    for (n, text) in lines(bytes, line) {
+/// The lines of the tag section `bytes` (from line `line`) that start
+/// with `[` but are no readable tag, each with its line and what is wrong:
+/// the splitter (like pgn-reader) skips them (`[Event]`). Looked for only
+/// when fewer tags arrived than the section has `[`.
+pub fn unreadable_lines<'b>(
+    tags: &TagSet<'_>,
+    bytes: &'b [u8],
+    line: u64,
+) -> impl Iterator<Item = (u64, &'static str, &'b [u8])> {
+    let suspect = tags.unreadable > 0 || memchr_iter(b'[', bytes).count() > tags.count;
+    let lines = lines(bytes, line).filter(move |_| suspect);
+    lines.filter_map(|(n, text)| {
         let text = text.trim_ascii();
-        let Some(rest) = text.strip_prefix(b"[") else { continue };
+        let rest = text.strip_prefix(b"[")?;
         let problem = match memchr3(b'"', b']', b'\n', rest).map(|i| rest[i]) {
             Some(b'"') => match memchr(b'"', &rest[memchr(b'"', rest).unwrap_or(0) + 1..]) {
-                Some(_) => continue,
+                Some(_) => return None,
                 None => "tag value without closing quote",
             },
             _ => "tag without a quoted value",
         };
-        let shown = String::from_utf8_lossy(&text[..text.len().min(60)]);
-        warnings.push(Warning {
-            kind: WarningKind::MalformedTag,
-            message: format!("{problem}: {shown}").into(),
-            line: n,
-        });
-    }
+        Some((n, problem, text))
+    })
 }
 
 /// The lines of `bytes` with their numbers, the first being `line`.

@@ -41,6 +41,16 @@ impl GameResult {
         tag.and_then(GameResult::parse).or_else(|| marker.and_then(GameResult::parse))
     }
 
+    /// The result as the PGN standard writes it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            GameResult::WhiteWins => "1-0",
+            GameResult::BlackWins => "0-1",
+            GameResult::Draw => "1/2-1/2",
+            GameResult::Unfinished => "*",
+        }
+    }
+
     /// White's points in half-points (win 2, draw 1, loss 0); `None` for
     /// an unfinished game.
     pub fn white_halves(self) -> Option<u32> {
@@ -287,6 +297,9 @@ mod tests {
 
     #[test]
     fn results_come_from_the_tag_else_the_marker() {
+        for result in ["1-0", "0-1", "1/2-1/2", "*"] {
+            assert_eq!(GameResult::parse(result).map(GameResult::as_str), Some(result));
+        }
         assert_eq!(GameResult::parse(" 1-0 "), Some(GameResult::WhiteWins));
         assert_eq!(GameResult::parse("½-½"), None);
         assert_eq!(GameResult::of(Some("1-0"), Some("0-1")), Some(GameResult::WhiteWins));

@@ -160,6 +160,7 @@ impl Replayer {
             record: &record,
             tags,
             text: &bytes[span.lead..end],
+            tag_section: tag_bytes,
             address: Address {
                 offset: chunk.offset + span.start as u64,
                 length: (end - span.start) as u64,

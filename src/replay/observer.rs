@@ -35,8 +35,13 @@ pub struct GameEnd<'g, 'a> {
     pub record: &'g GameRecord,
     /// The game's tags, as written.
     pub tags: &'g TagSet<'a>,
-    /// The game's text, from its first byte to the next game's.
+    /// The game's text, from the end of the game before to the next game
+    /// (what separates them belongs to the game before; the first game of
+    /// a file also has the bytes before it).
     pub text: &'g [u8],
+    /// The game's tag section as written, from its first tag on the
+    /// record's line.
+    pub tag_section: &'g [u8],
     /// Where the text is in its input.
     pub address: Address,
     /// Whether the moves were replayed: the variant is supported and the

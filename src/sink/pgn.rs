@@ -31,9 +31,10 @@ impl<W: Write> PgnSink<W> {
 impl<W: Write> Sink<Export> for PgnSink<W> {
     fn record(&mut self, r: &GameRecord, export: Export) -> io::Result<ControlFlow<()>> {
         let game = format!("{}:{}: game {}", r.file, r.line, r.index);
-        if !export.formatted {
+        if let Some(why) = export.unformatted {
             self.unformatted += 1;
-            let why = r.error.as_ref().map_or("not replayable", |e| e.message.as_str());
+            // A game with an error says which.
+            let why = r.error.as_ref().map_or(why, |e| e.message.as_str());
             writeln!(io::stderr().lock(), "{game}: not formatted, copied as it is: {why}")?;
         }
         self.changed += u64::from(export.changed);

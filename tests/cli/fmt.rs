@@ -7,7 +7,7 @@ use std::fs;
 
 use serde_json::Value;
 
-use crate::util::{every_fixture, fixture, parse_jsonl, run};
+use crate::util::{Arbiter, every_fixture, fixture, parse_jsonl, run};
 
 /// `arbiter fmt -q path`, which must succeed: its output, byte for byte.
 fn format(path: &str) -> Vec<u8> {
@@ -197,4 +197,162 @@ fn in_place_refuses_standard_input_and_compressed_files() {
         assert_eq!(fs::read(&file).expect("read"), bytes, "{name} was changed");
     }
     assert_eq!(run(&["fmt", "--in-place", "-"]).code, Some(2));
+}
+
+// ------------------------------------------------- round trip (issue 21)
+
+/// `fmt` on `input` (standard input): its output and its standard error.
+fn format_bytes(input: &[u8]) -> (Vec<u8>, String) {
+    let out = Arbiter::new(&["fmt", "-q", "-"]).stdin(input).run();
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    (out.stdout_bytes, out.stderr)
+}
+
+/// What `games` reads of `input`: per game, the facts formatting keeps.
+fn read_back(input: &[u8]) -> Vec<Value> {
+    let out = Arbiter::new(&["games", "--format", "jsonl", "--variations", "-"]).stdin(input).run();
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    let keep = ["valid", "plies", "termination", "final_fen", "white", "black", "event", "round"];
+    // Export format writes a missing roster tag with its placeholder, `?`.
+    let roster = |k: &str, v: &Value| match (k, v) {
+        ("white" | "black" | "event" | "round", Value::Null) => Value::from("?"),
+        _ => v.clone(),
+    };
+    parse_jsonl(&out.stdout)
+        .into_iter()
+        .map(|r| Value::Object(keep.iter().map(|k| ((*k).to_owned(), roster(k, &r[*k]))).collect()))
+        .collect()
+}
+
+/// Formatting is idempotent and reads back as the same games.
+#[track_caller]
+fn assert_round_trips(input: &[u8]) -> (Vec<u8>, String) {
+    let (once, stderr) = format_bytes(input);
+    let (twice, _) = format_bytes(&once);
+    let shown = String::from_utf8_lossy(input);
+    assert!(once == twice, "not idempotent on {shown:?}:\n{}", String::from_utf8_lossy(&once));
+    assert_eq!(read_back(&once), read_back(input), "read back differently: {shown:?}");
+    (once, stderr)
+}
+
+/// Item 1: the marker written is one of the four results; the tag is kept.
+#[test]
+fn r21_a_non_standard_result_tag_is_kept_and_the_marker_is_a_result() {
+    for tag in ["1:0", "e4", "{}", "½-½"] {
+        let pgn = format!("[Event \"E\"]\n[Result \"{tag}\"]\n\n1. e4 e5\n");
+        let (once, _) = assert_round_trips(pgn.as_bytes());
+        let text = String::from_utf8(once).unwrap();
+        assert!(text.contains(&format!("[Result \"{tag}\"]")), "{text}");
+        assert!(text.trim_end().ends_with("1. e4 e5 *"), "{tag}: {text}");
+    }
+    // The 11-byte reproducer grew by one `{}` a pass.
+    assert_round_trips(b"[Result\"{}\"");
+    let pgn = "[Result \"1-0\"]\n\n1. e4 e5\n";
+    assert!(String::from_utf8(assert_round_trips(pgn.as_bytes()).0).unwrap().contains("e5 1-0"));
+}
+
+/// Item 2: a tag section that cannot be written back faithfully is copied
+/// through byte for byte and reported.
+#[test]
+fn r21_unreadable_and_duplicate_tags_are_copied_through_and_reported() {
+    for (section, why) in [
+        ("[Annotator Important note without quotes]\n", "a tag line cannot be read"),
+        ("[Foo]\n", "a tag line cannot be read"),
+        ("[White \"Bob\"]\n", "a tag is given more than once"),
+    ] {
+        let pgn = format!("[Event \"E\"]\n[White \"Ann\"]\n{section}\n1. e4 e5 *\n");
+        let (once, stderr) = assert_round_trips(pgn.as_bytes());
+        assert_eq!(once, pgn.as_bytes(), "{section}");
+        assert!(stderr.contains(&format!("not formatted, copied as it is: {why}")), "{stderr}");
+    }
+    let many: String = (0..1000).map(|i| format!("[Tag \"{i}\"]\n")).collect();
+    let pgn = format!("[Event \"E\"]\n{many}\n1. e4 *\n");
+    assert_eq!(assert_round_trips(pgn.as_bytes()).0, pgn.as_bytes());
+}
+
+/// Items 3 and 4: a long malformed tag line, and a line break inside a tag
+/// value, neither grow nor split games.
+#[test]
+fn r21_long_malformed_tag_lines_and_control_characters_round_trip() {
+    let long = format!("[X {}[Event \"U\"][\n\n1. e4 *\n", "a".repeat(8_200));
+    assert_round_trips(long.as_bytes());
+    assert_round_trips(b"[\"\\\n\"");
+    let (once, stderr) = assert_round_trips(b"[Event \"a\\\nb\"]\n\n1. e4 *\n");
+    assert_eq!(read_back(&once).len(), 1);
+    assert!(stderr.contains("control character") || once.starts_with(b"[Event"), "{stderr}");
+    let (once, _) = assert_round_trips(b"[Event \"tab\there\"]\n\n1. e4 *\n");
+    assert!(
+        !once.windows(2).any(|w| w[0] == b'\t' && w[1] == b'h')
+            || once.starts_with(b"[Event \"tab\t")
+    );
+}
+
+/// The property, on mutants of the fixtures: any input formats to a text
+/// that formats to itself and reads back as the same games.
+#[test]
+fn r21_mutants_of_the_fixtures_round_trip() {
+    const PIECES: &[&[u8]] = &[
+        b"[",
+        b"]",
+        b"\"",
+        b"\\",
+        b"{",
+        b"}",
+        b"(",
+        b")",
+        b"\n",
+        b"\n\n",
+        b"%",
+        b";",
+        b" ",
+        b"*",
+        b"1-0",
+        b"\t",
+        b"\r",
+        b"\x00",
+        b"[Event \"M\"]\n",
+        b"e4",
+        b"O-O",
+        b"$1",
+        b"1.",
+    ];
+    let mut state: u64 = 0x2545_f491_4f6c_dd1d;
+    let mut below = |n: usize| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % n as u64) as usize
+    };
+    let sources: Vec<Vec<u8>> = [
+        "rules/castling.pgn",
+        "rules/variations.pgn",
+        "rules/notation.pgn",
+        "bad-input/duplicated_tags.pgn",
+        "sample.pgn",
+    ]
+    .iter()
+    .map(|f| fs::read(fixture(f)).expect("fixture"))
+    .collect();
+    let mut mutants = 0;
+    for round in 0..40 {
+        let mut bytes = sources[round % sources.len()].clone();
+        bytes.truncate(60_000);
+        for _ in 0..250 {
+            let at = below(bytes.len() + 1);
+            match below(3) {
+                0 => {
+                    let piece = PIECES[below(PIECES.len())];
+                    bytes.splice(at..at, piece.iter().copied());
+                }
+                1 if at < bytes.len() => {
+                    bytes.remove(at);
+                }
+                _ if at < bytes.len() => bytes[at] = PIECES[below(PIECES.len())][0],
+                _ => {}
+            }
+            mutants += 1;
+        }
+        assert_round_trips(&bytes);
+    }
+    assert!(mutants >= 10_000, "{mutants} mutations");
 }
