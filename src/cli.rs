@@ -146,6 +146,10 @@ pub struct FmtArgs {
     /// leaves the original file intact).
     #[arg(long, hide = true, value_name = "BYTES")]
     pub fail_after_bytes: Option<u64>,
+    /// Append a line to the file just before it would be replaced (for
+    /// testing that a file changed meanwhile is left as it is).
+    #[arg(long, hide = true)]
+    pub touch_before_rename: bool,
 }
 
 /// Arguments of `stats`.

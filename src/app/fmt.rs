@@ -5,6 +5,7 @@ use std::{
     fs,
     io::{self, BufWriter, Write},
     ops::ControlFlow,
+    os::unix::fs::MetadataExt,
     path::Path,
 };
 
@@ -35,7 +36,7 @@ pub(super) fn run(args: FmtArgs, run: &super::Run) -> anyhow::Result<ExitStatus>
     }
     let mut status = ExitStatus::Clean;
     for file in &run.config.files {
-        if let Err(error) = rewrite(file, run, args.fail_after_bytes) {
+        if let Err(error) = rewrite(file, run, &args) {
             run.progress.suspend(|| report_error(file, &error))?;
             status = ExitStatus::Error;
         }
@@ -48,18 +49,30 @@ fn report_error(file: &str, error: &anyhow::Error) -> io::Result<()> {
 }
 
 /// Formats `file` into a temporary file beside it, then renames that over
-/// the original: a failure at any point leaves the original as it was.
-fn rewrite(file: &str, run: &super::Run, fail_after: Option<u64>) -> anyhow::Result<()> {
+/// the original: a failure at any point leaves the original as it was. A
+/// symbolic link is followed (the file it names is rewritten, the link
+/// stays); a file that is not a regular file, or has other hard links
+/// (which a rename would split), is refused; the owner, group and
+/// permissions are kept, or the file is refused; and a file changed while
+/// it was being formatted is left as it is.
+fn rewrite(file: &str, run: &super::Run, args: &FmtArgs) -> anyhow::Result<()> {
     if file == "-" {
         bail!("standard input cannot be formatted in place");
+    }
+    let path = fs::canonicalize(file).context("resolving the path")?;
+    let before = fs::metadata(&path).context("reading the file")?;
+    if !before.file_type().is_file() {
+        bail!("not a regular file (a pipe, device or socket cannot be rewritten in place)");
+    }
+    if before.nlink() > 1 {
+        bail!("the file has {} hard links, which rewriting it would split", before.nlink());
     }
     if source::is_compressed(file).context("reading the file")? {
         bail!("compressed files cannot be formatted in place (the output would not be compressed)");
     }
-    let path = Path::new(file);
-    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let dir = path.parent().unwrap_or(Path::new("/"));
     let temp = tempfile::NamedTempFile::new_in(dir).context("creating a temporary file")?;
-    let wtr = Limited { inner: BufWriter::new(temp.as_file()), left: fail_after };
+    let wtr = Limited { inner: BufWriter::new(temp.as_file()), left: args.fail_after_bytes };
     let mut sink = PgnSink::new(wtr, false);
     let mut failed_input = None;
     let summary = pipeline::run(
@@ -78,9 +91,21 @@ fn rewrite(file: &str, run: &super::Run, fail_after: Option<u64>) -> anyhow::Res
     }
     drop(sink);
     temp.as_file().sync_all().context("writing the temporary file")?;
-    let permissions = fs::metadata(path).context("reading the file's permissions")?.permissions();
-    fs::set_permissions(temp.path(), permissions).context("copying the file's permissions")?;
-    temp.persist(path).context("replacing the file")?;
+    fs::set_permissions(temp.path(), before.permissions())
+        .context("copying the file's permissions")?;
+    std::os::unix::fs::fchown(temp.as_file(), Some(before.uid()), Some(before.gid()))
+        .context("keeping the file's owner and group")?;
+    if args.touch_before_rename {
+        fs::OpenOptions::new().append(true).open(&path)?.write_all(b"\n")?;
+    }
+    // Another writer may have replaced or changed the file meanwhile.
+    let now = fs::metadata(&path).context("reading the file again")?;
+    let identity =
+        |m: &fs::Metadata| (m.dev(), m.ino(), m.len(), m.modified().ok(), m.file_type().is_file());
+    if identity(&now) != identity(&before) {
+        bail!("the file changed while it was being formatted");
+    }
+    temp.persist(&path).context("replacing the file")?;
     Ok(())
 }
 

@@ -356,3 +356,82 @@ fn r21_mutants_of_the_fixtures_round_trip() {
     }
     assert!(mutants >= 10_000, "{mutants} mutations");
 }
+
+// ------------------------------------------- in place, safely (issue 21)
+
+/// A file of `fixtures/sample.pgn`'s games in a fresh directory.
+fn sample_copy() -> (tempfile::TempDir, std::path::PathBuf) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("games.pgn");
+    fs::copy(fixture("sample.pgn"), &file).expect("copy");
+    (dir, file)
+}
+
+/// Item 5: a FIFO (any file that is not a regular file) is refused, and
+/// stays what it was; nothing is read from it.
+#[test]
+fn r21_in_place_refuses_a_fifo() {
+    use std::os::unix::fs::FileTypeExt;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let fifo = dir.path().join("pipe.pgn");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status().expect("mkfifo");
+    assert!(made.success());
+    let path = fifo.to_str().expect("UTF-8 path");
+    let refused =
+        Arbiter::new(&["fmt", "--in-place", path]).within(std::time::Duration::from_secs(30)).run();
+    assert_eq!(refused.code, Some(2), "{}", refused.stderr);
+    assert!(refused.stderr.contains("not a regular file"), "{}", refused.stderr);
+    assert!(fs::symlink_metadata(&fifo).expect("still there").file_type().is_fifo());
+    assert_eq!(fs::read_dir(dir.path()).expect("dir").count(), 1, "a file was left behind");
+}
+
+/// Item 7: a file changed by someone else while it was being formatted is
+/// left as it is, with exit 2.
+#[test]
+fn r21_in_place_leaves_a_file_changed_meanwhile() {
+    let (dir, file) = sample_copy();
+    let path = file.to_str().expect("UTF-8 path");
+    let refused = run(&["fmt", "--in-place", "--touch-before-rename", path]);
+    assert_eq!(refused.code, Some(2), "{}", refused.stderr);
+    assert!(refused.stderr.contains("changed while it was being formatted"), "{}", refused.stderr);
+    let mut expected = fs::read(fixture("sample.pgn")).expect("read");
+    expected.push(b'\n');
+    assert!(fs::read(&file).expect("read") == expected, "the other writer's change was lost");
+    assert_eq!(fs::read_dir(dir.path()).expect("dir").count(), 1, "a temporary file was left");
+}
+
+/// Item 8: a symbolic link is followed (its target is formatted, the link
+/// stays a link); a file with other hard links is refused; the owner and
+/// group are kept.
+#[test]
+fn r21_in_place_follows_links_refuses_hard_links_and_keeps_the_owner() {
+    use std::os::unix::fs::MetadataExt;
+    let (dir, file) = sample_copy();
+    let link = dir.path().join("link.pgn");
+    std::os::unix::fs::symlink(&file, &link).expect("symlink");
+    let expected = format(file.to_str().unwrap());
+    let done = run(&["fmt", "--in-place", link.to_str().unwrap()]);
+    assert_eq!(done.code, Some(0), "{}", done.stderr);
+    assert!(fs::symlink_metadata(&link).unwrap().file_type().is_symlink(), "the link was replaced");
+    assert!(fs::read(&file).unwrap() == expected, "the link's target was not formatted");
+
+    let (_dir, file) = sample_copy();
+    let other = file.with_file_name("other.pgn");
+    fs::hard_link(&file, &other).expect("hard link");
+    let original = fs::read(&file).unwrap();
+    let refused = run(&["fmt", "--in-place", file.to_str().unwrap()]);
+    assert_eq!(refused.code, Some(2), "{}", refused.stderr);
+    assert!(refused.stderr.contains("hard links"), "{}", refused.stderr);
+    assert!(fs::read(&other).unwrap() == original && fs::read(&file).unwrap() == original);
+
+    // Running as root (as CI does), a file of another user stays theirs.
+    let (_dir, file) = sample_copy();
+    if fs::metadata(&file).unwrap().uid() == 0 {
+        let chowned = std::os::unix::fs::chown(&file, Some(65534), Some(65534));
+        assert!(chowned.is_ok(), "chown: {chowned:?}");
+        let done = run(&["fmt", "--in-place", file.to_str().unwrap()]);
+        assert_eq!(done.code, Some(0), "{}", done.stderr);
+        let meta = fs::metadata(&file).unwrap();
+        assert_eq!((meta.uid(), meta.gid()), (65534, 65534), "the owner was not kept");
+    }
+}
