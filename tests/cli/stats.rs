@@ -603,3 +603,51 @@ fn dates_are_read_as_every_command_reads_them() {
         validated.stdout.lines().filter(|l| l.contains("[W302 malformed-tag]: ")).collect();
     assert_eq!(malformed.len(), 3, "{}", validated.stdout);
 }
+
+/// Issue 21, item 9: `--partial FILE` and `--csv DIR` are written whole or
+/// not at all. On a full file system (an 8 KiB tmpfs, where mounting one is
+/// permitted, as for root in CI) the run fails (exit 2), and neither a
+/// truncated file nor a temporary one is left; a partial already there is
+/// kept intact.
+#[test]
+fn r21_partial_and_csv_files_are_never_left_truncated() {
+    let dir = tempfile::tempdir().unwrap();
+    let mounted = std::process::Command::new("mount")
+        .args(["-t", "tmpfs", "-o", "size=8k", "tmpfs"])
+        .arg(dir.path())
+        .status()
+        .is_ok_and(|status| status.success());
+    if !mounted {
+        #[allow(clippy::print_stderr)]
+        {
+            eprintln!("skipped: cannot mount a small tmpfs here (needs root)");
+        }
+        return;
+    }
+    let unmount = || std::process::Command::new("umount").arg(dir.path()).status();
+    let sample = fixture("sample.pgn");
+    let partial = dir.path().join("part.json");
+    fs::write(&partial, b"the partial written before").unwrap();
+    let full = run(&["stats", "-q", "--partial", path(&partial), &sample]);
+    let csv = dir.path().join("tables");
+    let full_csv = run(&["stats", "-q", "--csv", path(&csv), &sample]);
+    let left: Vec<_> = fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+    let kept = fs::read(&partial).unwrap();
+    let tables: Vec<(String, u64)> = fs::read_dir(&csv)
+        .map(|entries| {
+            entries
+                .map(|e| e.unwrap())
+                .map(|e| {
+                    (e.file_name().to_string_lossy().into_owned(), e.metadata().unwrap().len())
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let _ = unmount();
+    assert_eq!(full.code, Some(2), "{}", full.stderr);
+    assert_eq!(kept, b"the partial written before", "the partial was truncated");
+    assert_eq!(full_csv.code, Some(2), "{}", full_csv.stderr);
+    assert_eq!(left.len(), 2, "temporary files left: {left:?}");
+    // Each table there is whole: a CSV file with at least its header.
+    assert!(tables.iter().all(|(_, len)| *len > 0), "{tables:?}");
+}
