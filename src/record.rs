@@ -121,6 +121,11 @@ macro_rules! kinds {
     };
 }
 
+/// How deep variations are followed when they are replayed: each level
+/// holds two positions, so a file of nothing but `(` cannot take the
+/// memory of the machine. No real game comes near.
+pub const MAX_VARIATION_DEPTH: usize = 64;
+
 kinds! {
     /// The kinds of error that make a game invalid.
     pub enum ErrorKind {
@@ -143,6 +148,9 @@ kinds! {
         UnterminatedVariation => ("unterminated_variation", "unterminated variation"),
         /// A move after the result marker that ended the movetext.
         MoveAfterResult => ("move_after_result", "move after the result"),
+        /// Variations nested deeper than [`MAX_VARIATION_DEPTH`] (with
+        /// `--variations`, and in `fmt`): the game's cost stays bounded.
+        VariationsTooDeep => ("variations_too_deep", "variations nested too deeply"),
     }
 }
 

@@ -116,6 +116,9 @@ codes! {
     ResultMismatch => ("E112", "result-mismatch", Error,
         "The Result tag and the result marker ending the movetext differ, or one of them is missing.",
         "Make the Result tag and the result at the end of the moves equal."),
+    VariationsTooDeep => ("E113", "variations-too-deep", Error,
+        "Variations nested more than 64 levels deep: arbiter follows them no deeper.",
+        "Flatten the variations; no annotation needs that many levels."),
     CheckSuffix => ("W121", "check-suffix", Warning,
         "A + or # suffix that is wrong, or missing where the move checks or mates.",
         "Write + after a checking move and # after a mating one, and nowhere else."),
@@ -227,6 +230,7 @@ impl Code {
             ErrorKind::UnterminatedComment => Code::UnterminatedComment,
             ErrorKind::UnterminatedVariation => Code::UnterminatedVariation,
             ErrorKind::MoveAfterResult => Code::MoveAfterResult,
+            ErrorKind::VariationsTooDeep => Code::VariationsTooDeep,
         }
     }
 

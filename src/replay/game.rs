@@ -22,7 +22,7 @@ use crate::{
     config::ReplayOptions,
     laws::{RuleFindings, RuleTracker},
     pgn::lexer::{Lexer, Located, Token},
-    record::{ErrorKind, GameError, Termination, Warning, WarningKind},
+    record::{ErrorKind, GameError, MAX_VARIATION_DEPTH, Termination, Warning, WarningKind},
 };
 
 /// What replaying a movetext found.
@@ -201,11 +201,15 @@ impl<'a, P: Replayable, O: Observer> Replay<'_, 'a, P, O> {
     }
 
     fn open_variation(&mut self, line: u64) {
-        if !self.variations || self.skipped_depth > 0 {
+        let too_deep = self.variations && self.frames.len() >= MAX_VARIATION_DEPTH;
+        if too_deep && self.skipped_depth == 0 {
+            self.error(ErrorKind::VariationsTooDeep, b"(", line);
+        }
+        if !self.variations || self.skipped_depth > 0 || too_deep {
             if self.skipped_depth == 0 {
                 self.skipped_line = line;
             }
-            self.skipped_depth += 1;
+            self.skipped_depth = self.skipped_depth.saturating_add(1);
             return;
         }
         // A variation replaces the last move: it starts where that move did.

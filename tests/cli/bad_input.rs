@@ -363,3 +363,59 @@ fn a_long_tag_line_far_into_a_file_is_read_however_the_file_is_cut() {
         assert_good_game(&recs[2], 21);
     }
 }
+
+/// Issue 21, item 10: variations nested past the limit (64) make the game
+/// an error where the limit is passed, with `--variations` (without, they
+/// are skipped and cost nothing); the next game is read normally.
+#[test]
+fn r21_variations_nested_too_deep_are_an_error_at_the_limit() {
+    let path = fixture("bad-input/deep_variations.pgn");
+    let recs = records(&["games", "--format", "jsonl", "--variations", &path]);
+    assert_eq!(recs.len(), 2, "{recs:#?}");
+    let error = &recs[0]["error"];
+    assert_eq!(
+        (&error["kind"], &error["san"], &error["line"]),
+        (&"variations_too_deep".into(), &"(".into(), &9.into())
+    );
+    // Where the 65th `(` opens: after 1. e4, in the variation's 1. d4.
+    assert_eq!(recs[0]["valid"], false);
+    assert_eq!(error["fen"], "rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1");
+    assert_eq!(recs[0]["plies"], 2, "the mainline goes on after the variations");
+    assert_good_game(&recs[1], 11);
+    let recs = records(&["games", "--format", "jsonl", &path]);
+    assert_valid(&recs[0], 2);
+}
+
+/// Issue 21, item 10: memory is bounded by the limit, not by the input: a
+/// game of ten million `(` takes little memory in `validate --variations`
+/// and `fmt` (it took 2.8 GB before the limit). Peak RSS by GNU time, when
+/// it is installed.
+#[test]
+fn r21_nested_variations_take_bounded_memory() {
+    let time = std::path::Path::new("/usr/bin/time");
+    if !time.exists() {
+        #[allow(clippy::print_stderr)]
+        {
+            eprintln!("skipped: /usr/bin/time not found (GNU time measures the peak memory)");
+        }
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("deep.pgn");
+    let mut pgn = b"[Event \"deep\"]\n\n1. e4 ".to_vec();
+    pgn.extend(std::iter::repeat_n(b'(', 10_000_000));
+    pgn.extend_from_slice(b" *\n");
+    std::fs::write(&file, &pgn).unwrap();
+    for args in [["validate", "--variations"], ["fmt", "-q"]] {
+        let out = std::process::Command::new(time)
+            .args(["-f", "%M"])
+            .arg(env!("CARGO_BIN_EXE_arbiter"))
+            .args(args)
+            .arg(&file)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let peak_kib: u64 = stderr.lines().last().and_then(|l| l.trim().parse().ok()).unwrap();
+        assert!(peak_kib < 200 * 1024, "{args:?}: {peak_kib} KiB peak");
+    }
+}
