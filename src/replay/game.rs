@@ -109,6 +109,7 @@ struct Replay<'r, 'a, P, O> {
     notation: Repeated,
     numbers: Repeated,
     stray: Repeated,
+    unmatched: Repeated,
     /// The last mainline move as written, its suffix and line.
     last_move: Option<(&'a [u8], Option<Suffix>, u64)>,
     /// Whether the side to move is in check, when known (saves the test
@@ -156,6 +157,7 @@ pub fn replay<'a, P: Replayable, O: Observer>(
         notation: Repeated::default(),
         numbers: Repeated::default(),
         stray: Repeated::default(),
+        unmatched: Repeated::default(),
         last_move: None,
         in_check: None,
     };
@@ -241,11 +243,7 @@ impl<'a, P: Replayable, O: Observer> Replay<'_, 'a, P, O> {
             self.in_check = None;
             self.observer.end_variation();
         } else {
-            self.warnings.push(Warning {
-                kind: WarningKind::UnmatchedVariationEnd,
-                message: "`)` without a matching `(`".into(),
-                line,
-            });
+            self.unmatched.note(|| "`)` without a matching `(`".to_owned(), line);
         }
     }
 
@@ -379,6 +377,8 @@ impl<'a, P: Replayable, O: Observer> Replay<'_, 'a, P, O> {
                 termination.name().replace('_', " ")
             ));
         }
+        // Reported where it was first seen, before the others (as one).
+        self.unmatched.into_warning(WarningKind::UnmatchedVariationEnd, self.warnings);
         self.suffixes.into_warning(WarningKind::CheckSuffix, self.warnings);
         self.notation.into_warning(WarningKind::NonstandardNotation, self.warnings);
         self.numbers.into_warning(WarningKind::MoveNumber, self.warnings);

@@ -419,3 +419,18 @@ fn r21_nested_variations_take_bounded_memory() {
         assert!(peak_kib < 200 * 1024, "{args:?}: {peak_kib} KiB peak");
     }
 }
+
+/// Issue 21, item 21: repeated `)` without `(` are one warning with a
+/// count, as other repeated findings are.
+#[test]
+fn r21_repeated_unmatched_parens_are_one_warning() {
+    let pgn = format!("[Event \"E\"]\n\n1. e4 {} e5 *\n", ")".repeat(100_000));
+    let run = crate::util::Arbiter::new(&["validate", "-"]).stdin(pgn.as_bytes()).run();
+    let lines: Vec<_> = run.stdout.lines().filter(|l| l.contains("W124")).collect();
+    assert_eq!(lines.len(), 1, "{}", &run.stdout[..run.stdout.len().min(2000)]);
+    assert!(
+        lines[0].ends_with("`)` without a matching `(` (and 99999 more in this game)"),
+        "{}",
+        lines[0]
+    );
+}
