@@ -30,16 +30,15 @@ use std::{
 
 use arbiter::{
     chess::notation::{self, Written},
-    config::{DEFAULT_CHUNK_SIZE, PipelineOptions, ReplayOptions},
     pgn::{
         chunk::{Chunk, find_cut},
         cursor::GameCursor,
         lexer::{Lexer, Token},
     },
-    pipeline,
+    pipeline::{self, DEFAULT_CHUNK_SIZE, PipelineOptions},
     progress::Progress,
     record::GameRecord,
-    replay::Replayer,
+    replay::{ReplayOptions, Replayer},
     sink::Sink,
 };
 use criterion::{

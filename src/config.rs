@@ -6,6 +6,8 @@
 
 use crate::{
     cli::{Command, InputArgs, ValidateFormat},
+    pipeline::{DEFAULT_CHUNK_SIZE, PipelineOptions},
+    replay::ReplayOptions,
     source,
 };
 
@@ -64,26 +66,3 @@ impl Config {
         Config { files, replay, pipeline: PipelineOptions { jobs, chunk_size }, quiet: input.quiet }
     }
 }
-
-/// How games are replayed: what goes into each record. What consumers make
-/// of a game is theirs (`replay::observer`), not an option.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct ReplayOptions {
-    /// Validate moves inside variations too, each from where it branches.
-    pub variations: bool,
-    /// Compute the FEN of each game's last position (`GameRecord::final_fen`).
-    pub final_fen: bool,
-}
-
-/// How input is read and spread over threads.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct PipelineOptions {
-    /// Worker threads replaying chunks.
-    pub jobs: usize,
-    /// Target size of a chunk in bytes (chunks end at game boundaries).
-    pub chunk_size: usize,
-}
-
-/// Default chunk size: large enough to amortise scheduling, small enough
-/// that all cores start within milliseconds.
-pub const DEFAULT_CHUNK_SIZE: usize = 2 << 20;

@@ -15,7 +15,6 @@ use shakmaty::{
 };
 
 use crate::{
-    config::ReplayOptions,
     pgn::{
         chunk::Chunk,
         tags::{self, ROSTER, TagList},
@@ -23,6 +22,7 @@ use crate::{
         writer::{MovetextWriter, write_tags},
     },
     record::GameRecord,
+    replay::ReplayOptions,
     replay::{
         Replayer,
         observer::{GameEnd, KeepTags, MovesHash, Observer},

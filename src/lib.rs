@@ -12,7 +12,7 @@
 //! `stats::Counter`, `tournament::GameObserver`...); `pipeline::run` hands
 //! each record, in input order, to a sink, which may stop the run, and
 //! `pipeline::fold` merges per-worker aggregates. `app` has one file per
-//! command; `cli` and `options` are the command line before and after
+//! command; `cli` and `config` are the command line before and after
 //! resolution. The layout is in docs/ARCHITECTURE.md.
 //!
 //! Glossary, used everywhere: `index` = 1-based game number in its file;
@@ -28,7 +28,6 @@ pub mod exit;
 pub mod export;
 pub mod laws;
 pub mod openings;
-
 pub mod pgn;
 pub mod pipeline;
 pub mod progress;

@@ -27,11 +27,10 @@ use std::{
 use rayon::iter::{ParallelBridge, ParallelIterator};
 
 use crate::{
-    config::{PipelineOptions, ReplayOptions},
     pgn::chunk::{Chunk, Chunker},
     progress::Progress,
     record::GameRecord,
-    replay::{ChunkCount, Replayer, observer::Observer},
+    replay::{ChunkCount, ReplayOptions, Replayer, observer::Observer},
     sink::{Sink, Summary, report_input_error},
     source::{self, InputError},
 };
@@ -44,6 +43,19 @@ pub trait Merge {
     /// Adds `other` into `self`.
     fn merge(&mut self, other: Self);
 }
+
+/// How input is read and spread over threads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PipelineOptions {
+    /// Worker threads replaying chunks.
+    pub jobs: usize,
+    /// Target size of a chunk in bytes (chunks end at game boundaries).
+    pub chunk_size: usize,
+}
+
+/// Default chunk size: large enough to amortise scheduling, small enough
+/// that all cores start within milliseconds.
+pub const DEFAULT_CHUNK_SIZE: usize = 2 << 20;
 
 /// What flows from the chunker to the sink, numbered to keep input order.
 enum Work {
@@ -284,7 +296,6 @@ fn deliver<T>(
                     record.shift_lines(lines_before);
                     summary.add(&record);
                     if sink.record(&record, output)?.is_break() {
-                        summary.stopped = true;
                         return Ok(ControlFlow::Break(()));
                     }
                 }

@@ -3,7 +3,9 @@
 //! `GameRecord` is plain data handed from `replay` to the sinks. Its serde
 //! form *is* the JSON Lines schema of `arbiter games --format jsonl`: field
 //! names and meanings are a public contract (see docs/GUIDE.md, "Record schema").
-//! Nothing here does I/O or knows chess rules.
+//! Nothing here does I/O or knows chess rules. Its finding types
+//! (`Warning`, `GameError` and their kinds) are the vocabulary every layer
+//! reports in: the tag checks, the start position and the Laws fill them in.
 
 use std::{borrow::Cow, sync::Arc};
 
@@ -244,28 +246,5 @@ impl GameRecord {
     /// the game had ended.
     pub fn has_error(&self) -> bool {
         !self.valid || !self.result_consistent || self.moves_after_end > 0
-    }
-}
-
-/// Which records a sink passes on.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub enum Selection {
-    /// Every game.
-    #[default]
-    All,
-    /// Games with an error or a warning.
-    Findings,
-    /// Games with an error.
-    Errors,
-}
-
-impl Selection {
-    /// Whether `record` is selected.
-    pub fn selects(self, record: &GameRecord) -> bool {
-        match self {
-            Selection::All => true,
-            Selection::Findings => record.has_error() || !record.warnings.is_empty(),
-            Selection::Errors => record.has_error(),
-        }
     }
 }

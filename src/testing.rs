@@ -2,9 +2,9 @@
 //! soups of PGN pieces.
 
 use crate::{
-    config::ReplayOptions,
     pgn::chunk::Chunk,
     record::GameRecord,
+    replay::ReplayOptions,
     replay::{Replayer, observer::Observer},
 };
 

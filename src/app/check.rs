@@ -15,9 +15,9 @@ use crate::{
     diagnostic::codes,
     exit::ExitStatus,
     tournament::{
-        EventFormat, GameObserver,
+        Collect, EventFormat, GameObserver,
         check::{
-            self, CheckOptions, Collect,
+            self, CheckOptions,
             config::{self, Config},
             report::{self, Format, Totals},
         },

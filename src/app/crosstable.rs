@@ -7,7 +7,7 @@ use crate::{
     cli::{CrosstableArgs, TiebreakArg},
     exit::ExitStatus,
     tournament::crosstable::{self, Tiebreak},
-    tournament::{GameObserver, check::Collect},
+    tournament::{Collect, GameObserver},
 };
 
 /// Runs `crosstable`.

@@ -3,7 +3,7 @@
 use crate::{
     cli::{GamesArgs, GamesFormat},
     exit::ExitStatus,
-    sink::{CsvSink, JsonlSink, Limit, Selection, Sink},
+    sink::{CsvSink, JsonlSink, Limit, Sink},
 };
 
 /// Runs `games`.
@@ -11,7 +11,7 @@ pub(super) fn run(args: GamesArgs, run: &super::Run) -> anyhow::Result<ExitStatu
     let stdout = run.progress.writer();
     let sink: Box<dyn Sink> = match args.format {
         GamesFormat::Csv => Box::new(CsvSink::new(stdout)?),
-        GamesFormat::Jsonl => Box::new(JsonlSink::new(stdout, Selection::All)),
+        GamesFormat::Jsonl => Box::new(JsonlSink::new(stdout)),
     };
     let mut sink = Limit::new(sink, args.limit.unwrap_or(u64::MAX));
     let summary = run.games(|| (), &mut sink)?;

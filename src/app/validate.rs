@@ -9,7 +9,7 @@ use crate::{
     cli::{ValidateArgs, ValidateFormat},
     diagnostic::{Reported, WithFindings, codes::Code, text::DiagnosticsSink},
     exit::ExitStatus,
-    sink::{JsonlSink, Selection},
+    sink::JsonlSink,
 };
 
 /// Runs `validate`.
@@ -27,7 +27,7 @@ pub(super) fn run(args: ValidateArgs, run: &super::Run) -> anyhow::Result<ExitSt
     let reported = Reported::new(args.errors_only, disabled);
     let stdout = run.progress.writer();
     let (summary, reported) = if jsonl {
-        let mut sink = WithFindings { sink: JsonlSink::new(stdout, Selection::All), reported };
+        let mut sink = WithFindings { sink: JsonlSink::new(stdout), reported };
         (run.games(|| (), &mut sink)?, sink.reported)
     } else {
         let mut sink = DiagnosticsSink::new(stdout, reported);

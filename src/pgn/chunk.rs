@@ -227,7 +227,11 @@ mod tests {
     use std::io::Cursor;
 
     use super::*;
-    use crate::{config::ReplayOptions, record::GameRecord, replay::Replayer, testing::Rng};
+    use crate::{
+        record::GameRecord,
+        replay::{ReplayOptions, Replayer},
+        testing::Rng,
+    };
 
     /// Games `a` to `f`: `a` swallows `in a comment` with a comment never
     /// closed, `d` has a blank line in its tags, `e` a tag value that goes

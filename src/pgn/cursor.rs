@@ -49,8 +49,8 @@ impl<'a> GameCursor<'a> {
 
     /// The next game, if any: skips what separates it from the game
     /// before, and reads its tag section, calling `tag` with each name and
-    /// raw value. An unreadable tag line is skipped, and the same game's
-    /// tags go on. Its movetext is then to be read by [`Self::lexer`] and
+    /// raw value (a tag line cut short by the end of the input is skipped
+    /// and counted). Its movetext is then to be read by [`Self::lexer`] and
     /// the game ended by [`Self::finish_game`] (until then, this returns the
     /// same game again).
     pub fn next_game(&mut self, mut tag: impl FnMut(&'a [u8], &'a [u8])) -> Option<GameSpan> {

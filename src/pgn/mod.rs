@@ -1,8 +1,9 @@
 //! PGN syntax, without chess: where games and their tag sections are in
 //! the bytes ([`split`], [`cursor`]), the movetext's tokens ([`lexer`]), the
 //! tags as written ([`tags`]) and the export format ([`writer`]); [`chunk`]
-//! cuts an input where a game provably begins, for the workers. Nothing
-//! here knows a position or a rule.
+//! cuts an input where a game provably begins, for the workers; typed tag
+//! values are in [`values`]. Nothing here knows a position or a rule (the
+//! writer takes moves already in SAN).
 
 pub mod chunk;
 pub mod cursor;

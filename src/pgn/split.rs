@@ -63,8 +63,8 @@ impl<'a> GameSplitter<'a> {
     /// Reads the tag section of the game at hand, calling `tag` with each
     /// name and raw value, and stops where the movetext begins (pgn-reader's
     /// `read_game` with a visitor that stops at the movetext). Returns
-    /// whether there was a game; after a tag line cut short by the end of
-    /// the input, calling it again goes on.
+    /// whether there was a game, or `UnreadableTag` for a tag line cut short
+    /// by the end of the input (nothing follows it).
     pub fn read_tags(
         &mut self,
         mut tag: impl FnMut(&'a [u8], &'a [u8]),

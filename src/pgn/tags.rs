@@ -1,9 +1,9 @@
 //! A game's tag section: collected as the splitter reads it, checked
 //! against the Seven Tag Roster (PGN standard 8.1.1).
 //!
-//! `TagCollector` keeps the tags arbiter reports or needs to set up the
-//! game (the lexer reads the movetext), as written, in the bytes of their
-//! chunk. Values are decoded when their text is asked for: as UTF-8, or as
+//! `TagCollector` keeps every tag pair of a game, as written, in the bytes
+//! of its chunk (the roster, `FEN` and `Variant` also in slots of their
+//! own). Values are decoded when their text is asked for: as UTF-8, or as
 //! Latin-1 (PGN's official charset) when they are not valid UTF-8. `check`
 //! turns missing, malformed, duplicated and unreadable tags into warnings.
 
@@ -44,8 +44,6 @@ pub struct TagSet<'a> {
     pub variant: Option<RawTag<'a>>,
     /// Tags given more than once, each name once, at its second occurrence.
     pub duplicates: Vec<Duplicate<'a>>,
-    /// How many tag pairs the splitter read.
-    pub count: usize,
     /// How many tag lines the splitter could not read (cut short by the
     /// end of the input).
     pub unreadable: usize,
@@ -67,6 +65,11 @@ impl<'a> TagSet<'a> {
     /// The text of `value`: escapes resolved, UTF-8 if valid, else Latin-1.
     pub fn text(&self, value: RawTag<'a>) -> Cow<'a, str> {
         text(value)
+    }
+
+    /// How many tag pairs the splitter read.
+    pub fn count(&self) -> usize {
+        self.pairs.len()
     }
 
     /// Every tag pair in file order, as written (name, value).
@@ -252,7 +255,6 @@ impl<'a> TagCollector<'a> {
         let tags = &mut self.tags;
         (tags.roster, tags.fen, tags.variant) = Default::default();
         tags.duplicates.clear();
-        tags.count = 0;
         tags.unreadable = 0;
         tags.pairs.clear();
         self.seen.clear();
@@ -292,7 +294,6 @@ impl<'a> TagCollector<'a> {
 
     /// Takes one tag pair of the game being read.
     pub fn tag(&mut self, name: &'a [u8], value: RawTag<'a>) {
-        self.tags.count += 1;
         self.note_name(name);
         self.tags.pairs.push((name, value));
         let slot = match slot_of(name) {
@@ -432,7 +433,7 @@ pub fn unreadable_lines<'b>(
     bytes: &'b [u8],
     line: u64,
 ) -> impl Iterator<Item = (u64, &'static str, &'b [u8])> {
-    let suspect = tags.unreadable > 0 || memchr_iter(b'[', bytes).count() > tags.count;
+    let suspect = tags.unreadable > 0 || memchr_iter(b'[', bytes).count() > tags.count();
     let lines = lines(bytes, line).filter(move |_| suspect);
     lines.filter_map(|(n, text)| {
         let text = text.trim_ascii();
@@ -561,7 +562,7 @@ mod tests {
         assert_eq!(collector.tags.pairs().len(), pairs.len());
         let duplicates: Vec<_> = collector.tags.duplicates.iter().map(|d| &d.name).collect();
         assert_eq!(duplicates, ["Event"]);
-        assert_eq!(collector.tags.count, 10);
+        assert_eq!(collector.tags.count(), 10);
         assert_eq!(collector.tags.get("Event").as_deref(), Some("Open"), "the first value counts");
         assert_eq!(collector.tags.get("Black").as_deref(), Some("Müller"));
         assert!(collector.tags.fen.is_some());
@@ -626,7 +627,7 @@ mod tests {
         let mut tags = TagSet::default();
         tags.roster[0] = Some(RawTag(b"Ev"));
         tags.roster[2] = Some(RawTag(b"2024-01-01"));
-        tags.count = 2;
+        tags.pairs = vec![(b"Event", RawTag(b"Ev")), (b"Date", RawTag(b"2024-01-01"))];
         let bytes = b"[Event \"Ev\"]\n[Date \"2024-01-01\"]\n[Site]\n";
         let mut warnings = Vec::new();
         check(&tags, bytes, 10, &mut warnings);

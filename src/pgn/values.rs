@@ -4,10 +4,15 @@
 //! `validate`, `check`, `stats` and `crosstable` cannot disagree about a
 //! game. Values are trimmed first; a value that does not parse is absent.
 
-/// A tag value that says something: trimmed, and neither empty, `?`
-/// (unknown) nor `-` (not applicable).
+/// A tag value that is known: trimmed, neither empty nor `?` (unknown).
 pub fn known(value: &str) -> Option<&str> {
-    Some(value.trim()).filter(|v| !matches!(*v, "" | "?" | "-"))
+    Some(value.trim()).filter(|v| !matches!(*v, "" | "?"))
+}
+
+/// A tag value that states something: [`known`], and not `-` (not
+/// applicable), as a player, a site or a rating of a tournament game.
+pub fn stated(value: &str) -> Option<&str> {
+    known(value).filter(|v| *v != "-")
 }
 
 /// A game's result (PGN standard 8.1.1.7; FIDE Art. 11.5 scores it).
@@ -271,6 +276,22 @@ impl TimeControl {
         let (base, increment) = first?;
         Some(TimeControl::Timed { base, increment })
     }
+
+    /// What a game's speed is judged by: `-` and `?` as [`Self::parse`]
+    /// reads them, else the first period alone (a later period may be
+    /// malformed), `None` when it is malformed or its numbers overflow.
+    pub fn first_period(text: &str) -> Option<TimeControl> {
+        let text = text.trim();
+        match text {
+            "?" => return Some(TimeControl::Unknown),
+            "-" => return Some(TimeControl::Untimed),
+            _ => {}
+        }
+        let first = text.split(':').next()?;
+        let (base, increment) = period_timing(first)?;
+        let saturated = base == u64::MAX || increment == u64::MAX;
+        (!saturated).then_some(TimeControl::Timed { base, increment })
+    }
 }
 
 /// One period's base time and increment.
@@ -294,6 +315,15 @@ fn period_timing(period: &str) -> Option<(u64, u64)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn known_values_and_stated_ones() {
+        assert_eq!(known(" C60 "), Some("C60"));
+        assert_eq!([known(""), known(" ? ")], [None, None]);
+        // `-` is known (an ECO code of `-` is kept as written), but states
+        // nothing (a player or a site of `-`).
+        assert_eq!((known("-"), stated("-")), (Some("-"), None));
+    }
 
     #[test]
     fn results_come_from_the_tag_else_the_marker() {
@@ -379,6 +409,11 @@ mod tests {
         assert_eq!(TimeControl::parse("*180"), timed(180, 0));
         assert_eq!(TimeControl::parse("-"), Some(TimeControl::Untimed));
         assert_eq!(TimeControl::parse("?"), Some(TimeControl::Unknown));
+        // A game's speed reads the first period only.
+        assert_eq!(TimeControl::parse("300:"), None);
+        assert_eq!(TimeControl::first_period("300:"), timed(300, 0));
+        assert_eq!(TimeControl::first_period("300+2:x"), timed(300, 2));
+        assert_eq!(TimeControl::first_period("99999999999999999999999"), None);
         for bad in ["", "5 min", "300+", "+2", "40/", "300:", "1/2/3", "G/90", "90'+30''"] {
             assert_eq!(TimeControl::parse(bad), None, "{bad}");
         }

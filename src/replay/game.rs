@@ -19,10 +19,10 @@ use crate::{
         notation::{self, Written},
         resolve::Replayable,
     },
-    config::ReplayOptions,
     laws::{RuleFindings, RuleTracker},
     pgn::lexer::{Lexer, Located, Token},
     record::{ErrorKind, GameError, MAX_VARIATION_DEPTH, Termination, Warning, WarningKind},
+    replay::ReplayOptions,
 };
 
 /// What replaying a movetext found.
@@ -196,8 +196,10 @@ impl<'a, P: Replayable, O: Observer> Replay<'_, 'a, P, O> {
             Token::Stray => self
                 .stray
                 .note(|| "control bytes (e.g. NUL) in the movetext, ignored".to_owned(), line),
-            Token::Nag(nag) => self.observer.nag(nag),
-            Token::Comment(text) => self.observer.comment(text),
+            // Annotations of a variation that is not replayed are not seen.
+            Token::Nag(nag) if self.skipped_depth == 0 => self.observer.nag(nag),
+            Token::Comment(text) if self.skipped_depth == 0 => self.observer.comment(text),
+            Token::Nag(_) | Token::Comment(_) => {}
             Token::MoveNumber(_) | Token::Result(_) => {}
         }
     }

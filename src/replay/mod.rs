@@ -18,7 +18,6 @@ use pgn_reader::RawTag;
 
 use crate::{
     chess::setup::{self, Setup},
-    config::ReplayOptions,
     laws::{
         RuleTracker,
         result::{self, result_consistent},
@@ -34,6 +33,16 @@ use crate::{
 };
 use game::MovetextFacts;
 use observer::{Address, GameEnd, Observer};
+
+/// How games are replayed: what goes into each record. What consumers make
+/// of a game is theirs (`replay::observer`), not an option.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ReplayOptions {
+    /// Validate moves inside variations too, each from where it branches.
+    pub variations: bool,
+    /// Compute the FEN of each game's last position (`GameRecord::final_fen`).
+    pub final_fen: bool,
+}
 
 /// Replays chunks; one per worker thread, reused for every chunk it gets.
 #[derive(Debug)]
@@ -109,7 +118,7 @@ impl Replayer {
             return None;
         }
         let mut warnings = Vec::new();
-        if !tag_bytes.is_empty() || tags.count > 0 {
+        if !tag_bytes.is_empty() || tags.count() > 0 {
             tags::check(tags, tag_bytes, span.line, &mut warnings);
         } else {
             warnings.push(Warning {

@@ -42,7 +42,9 @@ pub struct GameEnd<'g, 'a> {
     /// The game's tag section as written, from its first tag on the
     /// record's line.
     pub tag_section: &'g [u8],
-    /// Where the text is in its input.
+    /// Where the game itself is in its input: from its first byte (its
+    /// first tag) to the next game, without the bytes before it that
+    /// `text` has.
     pub address: Address,
     /// Whether the moves were replayed: the variant is supported and the
     /// start position valid (an error may still have stopped the replay).
@@ -96,8 +98,9 @@ impl Observer for () {
     fn end_game(&mut self, _game: &GameEnd<'_, '_>) {}
 }
 
-/// Two observers side by side: both see every game (the first may skip it
-/// for both).
+/// Two observers side by side: both see every game. Either may skip it for
+/// both (the second's `Break` comes after the first has seen the tags:
+/// `tags` need not be followed by `end_game`).
 impl<A: Observer, B: Observer> Observer for (A, B) {
     type Output = (A::Output, B::Output);
 

@@ -13,14 +13,14 @@ mod summary;
 use std::{io, ops::ControlFlow};
 
 pub use self::{csv::CsvSink, jsonl::JsonlSink, pgn::PgnSink, summary::Summary};
-pub use crate::record::Selection;
 use crate::{record::GameRecord, source::InputError};
 
 /// Receives records in file order, each with `T`, what the run's observer
 /// made of the game (`()` when it observes nothing).
 pub trait Sink<T = ()> {
     /// One game's record. `Break` stops the run: no more records come, and
-    /// the inputs are not read further (`--limit`).
+    /// the inputs are not read further (`--limit`; the few chunks already
+    /// being replayed are finished and dropped).
     fn record(&mut self, record: &GameRecord, output: T) -> io::Result<ControlFlow<()>>;
 
     /// An input that could not be opened or read to its end. Reported on

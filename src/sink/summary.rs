@@ -25,8 +25,6 @@ pub struct Summary {
     pub threefold: u64,
     /// Games in which the fifty-move rule could be claimed.
     pub fifty: u64,
-    /// Whether the sink stopped the run before the end of the input.
-    pub stopped: bool,
 }
 
 impl Summary {

@@ -2,9 +2,9 @@
 //! are keyed by (ratings, date, time control, opening, `Termination`).
 //!
 //! Input: a game's tags and the book opening it was classified as;
-//! output: `GameFacts`, borrowed from the tags. Tag values are
-//! interpreted here and nowhere else; malformed values count as absent.
-//! No I/O, no aggregation.
+//! output: `GameFacts`, borrowed from the tags. Tag values are read by
+//! `pgn::values`, as every command reads them; malformed values count as
+//! absent. No I/O, no aggregation.
 
 use std::borrow::Cow;
 
@@ -89,7 +89,7 @@ impl Speed {
     /// first period's base and increment; `-` (lichess's correspondence)
     /// is correspondence.
     pub fn of(time_control: Option<&str>) -> Speed {
-        match time_control.and_then(TimeControl::parse) {
+        match time_control.and_then(TimeControl::first_period) {
             None | Some(TimeControl::Unknown) => Speed::Unknown,
             Some(TimeControl::Untimed) => Speed::Correspondence,
             Some(TimeControl::Timed { base, increment }) => {

@@ -568,7 +568,7 @@ fn count(map: &mut BTreeMap<String, u64>, key: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{config::ReplayOptions, testing::replay_with};
+    use crate::{replay::ReplayOptions, testing::replay_with};
 
     fn tally(white_wins: u64, draws: u64, black_wins: u64, unfinished: u64, other: u64) -> Tally {
         Tally {

@@ -1,20 +1,24 @@
 //! A game read as part of an event: its tags, round, board and result, and
 //! the grouping of games into events.
 //!
-//! Input: `Game`s replayed with `keep_tags`; output: plain values the
-//! checks and the crosstable share. Reads only the record, never PGN.
+//! Input: `Game`s, each a record with the tags and moves hash that
+//! [`GameObserver`] kept; output: plain values the checks and the
+//! crosstable share. Reads only what the replay kept, never PGN.
 
-use std::collections::HashMap;
-
-use std::ops::Deref;
+use std::{
+    collections::HashMap,
+    io,
+    ops::{ControlFlow, Deref},
+};
 
 use crate::{
     pgn::{
         tags::TagList,
-        values::{GameResult, Round, known},
+        values::{GameResult, Round, stated},
     },
     record::GameRecord,
     replay::observer::{KeepTags, MovesHash},
+    sink::Sink,
 };
 
 /// A game as the commands that look across games keep it: its record, its
@@ -43,6 +47,25 @@ pub type GameObserver = (KeepTags, MovesHash);
 /// A game from its record and what [`GameObserver`] made of it.
 pub fn game(record: &GameRecord, (tags, moves_hash): (TagList, u64)) -> Game {
     Game { record: record.clone(), tags, moves_hash }
+}
+
+/// A sink that keeps every game, for the commands that look across games
+/// (a tournament's file is small).
+#[derive(Debug, Default)]
+pub struct Collect {
+    /// The games, in input order.
+    pub records: Vec<Game>,
+}
+
+impl Sink<(TagList, u64)> for Collect {
+    fn record(
+        &mut self,
+        record: &GameRecord,
+        output: (TagList, u64),
+    ) -> io::Result<ControlFlow<()>> {
+        self.records.push(game(record, output));
+        Ok(ControlFlow::Continue(()))
+    }
 }
 
 /// The value of tag `name` (its first occurrence), trimmed; `None` when the
@@ -87,7 +110,7 @@ pub fn outcome(record: &Game) -> Option<GameResult> {
 
 /// A player's name as written, trimmed; `None` when missing or unknown.
 pub fn player(name: Option<&str>) -> Option<&str> {
-    name.and_then(known)
+    name.and_then(stated)
 }
 
 /// Whether `name` stands for a bye rather than a player (`BYE`, `(bye)`):
@@ -130,7 +153,7 @@ pub fn events(records: &[Game]) -> Vec<Event> {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::{config::ReplayOptions, testing::replay_with};
+    use crate::{replay::ReplayOptions, testing::replay_with};
 
     /// The games of `pgn`, replayed as `check` replays them.
     pub fn replay(pgn: &str) -> Vec<Game> {
@@ -157,7 +180,8 @@ pub(crate) mod tests {
         assert_eq!(slot_of("3", None), Some(Slot { round: 3, board: None }));
         assert_eq!(slot_of("3.2", None), Some(Slot { round: 3, board: Some(2) }));
         assert_eq!(slot_of("3", Some("4")), Some(Slot { round: 3, board: Some(4) }));
-        for bad in ["?", "-", "", "R3", "3.x", "3.1.1"] {
+        // `+2` too: rounds are read as the tag checks read them.
+        for bad in ["?", "-", "", "R3", "3.x", "3.1.1", "+2"] {
             assert_eq!(slot_of(bad, None), None, "{bad}");
         }
     }

@@ -11,7 +11,7 @@ pub mod players;
 
 use serde::Deserialize;
 
-pub use self::event::{Game, GameObserver};
+pub use self::event::{Collect, Game, GameObserver};
 
 /// How often two players may meet, by the event's format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]

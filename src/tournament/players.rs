@@ -13,7 +13,7 @@ use unicode_normalization::UnicodeNormalization;
 
 use crate::{
     diagnostic::{Finding, codes::Code},
-    pgn::values::known,
+    pgn::values::stated,
     tournament::{Game, event},
 };
 
@@ -281,7 +281,7 @@ fn cluster(spellings: &[Spelling<'_>]) -> Clusters {
 /// `WhiteElo` for White (`side` 0) and `BlackElo` for Black, and so on.
 fn side_tag<'a>(record: &'a Game, side: usize, suffix: &str) -> Option<&'a str> {
     let colour = if side == 0 { "White" } else { "Black" };
-    event::tag(record, &format!("{colour}{suffix}")).and_then(known)
+    event::tag(record, &format!("{colour}{suffix}")).and_then(stated)
 }
 
 /// Reports ratings, titles and FIDE IDs that change for one player: each

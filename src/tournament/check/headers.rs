@@ -11,7 +11,7 @@ use crate::{
     diagnostic::{Finding, codes::Code},
     pgn::{
         tags::ROSTER,
-        values::{Date, TimeControl, is_number_or_unknown, known},
+        values::{Date, TimeControl, is_number_or_unknown, stated},
     },
     tournament::{
         Game,
@@ -122,7 +122,7 @@ pub fn check_events(records: &[Game], events: &[Event], findings: &mut Vec<Findi
         let sites: Vec<(usize, &str)> = event
             .games
             .iter()
-            .filter_map(|&i| event::tag(&records[i], "Site").and_then(known).map(|s| (i, s)))
+            .filter_map(|&i| event::tag(&records[i], "Site").and_then(stated).map(|s| (i, s)))
             .collect();
         let mut counts: HashMap<&str, usize> = HashMap::new();
         for (_, site) in &sites {

@@ -3,7 +3,7 @@
 //! publishing a tournament's PGN.
 //!
 //! Input: the [`Game`]s of the whole input, in input order (see
-//! [`Collect`]); output: a [`Report`] of
+//! `tournament::Collect`); output: a [`Report`] of
 //! [`Finding`]s, each with a [`Code`] from the one table and a location. The
 //! checks never re-parse PGN: `games` maps each record's own findings,
 //! `headers` reads tags, `players` resolves who is who, `pairings` checks
@@ -15,17 +15,11 @@ mod headers;
 mod pairings;
 pub mod report;
 
-use std::{
-    collections::{BTreeMap, BTreeSet},
-    io,
-    ops::ControlFlow,
-};
+use std::collections::{BTreeMap, BTreeSet};
 
 use crate::{
     diagnostic::{Finding, codes::Code},
-    pgn::tags::TagList,
-    record::{GameRecord, Termination},
-    sink::Sink,
+    record::Termination,
     tournament::{EventFormat, Game, event, players},
 };
 
@@ -75,23 +69,4 @@ pub fn check(records: &[Game], options: &CheckOptions) -> Report {
     findings.retain(|f| !options.disabled.contains(&f.code));
     findings.sort_by_key(|f| (f.record, f.line, f.code));
     report
-}
-
-/// A sink that keeps every game, for the commands that look across games
-/// (a tournament's file is small).
-#[derive(Debug, Default)]
-pub struct Collect {
-    /// The games, in input order.
-    pub records: Vec<Game>,
-}
-
-impl Sink<(TagList, u64)> for Collect {
-    fn record(
-        &mut self,
-        record: &GameRecord,
-        output: (TagList, u64),
-    ) -> io::Result<ControlFlow<()>> {
-        self.records.push(event::game(record, output));
-        Ok(ControlFlow::Continue(()))
-    }
 }
