@@ -123,6 +123,25 @@ macro_rules! kinds {
     };
 }
 
+/// The most bytes of a token or a tag value a finding quotes: a 500 MB
+/// token costs no more to report than a short one.
+pub const QUOTED: usize = 80;
+
+/// `bytes` as text to quote in a finding: decoded (invalid UTF-8
+/// replaced), and cut after [`QUOTED`] bytes with `…`.
+pub fn quoted(bytes: &[u8]) -> String {
+    if bytes.len() <= QUOTED {
+        return String::from_utf8_lossy(bytes).into_owned();
+    }
+    let mut cut = String::from_utf8_lossy(&bytes[..QUOTED]).into_owned();
+    // A character cut in two decodes to U+FFFD: drop it.
+    while cut.ends_with('\u{fffd}') {
+        cut.pop();
+    }
+    cut.push('…');
+    cut
+}
+
 /// How deep variations are followed when they are replayed: each level
 /// holds two positions, so a file of nothing but `(` cannot take the
 /// memory of the machine. No real game comes near.

@@ -11,7 +11,7 @@ use shakmaty::{
     variant::{Variant, VariantPosition},
 };
 
-use crate::record::{ErrorKind, GameError, Warning, WarningKind};
+use crate::record::{ErrorKind, GameError, Warning, WarningKind, quoted};
 
 /// The position a game starts from.
 pub enum Setup {
@@ -71,11 +71,14 @@ pub fn start_position(
         Rules::Unknown(name) => {
             warnings.push(Warning {
                 kind: WarningKind::UnsupportedVariant,
-                message: format!("variant \"{name}\" is not supported: its moves were not checked")
-                    .into(),
+                message: format!(
+                    "variant \"{}\" is not supported: its moves were not checked",
+                    quoted(name.as_bytes())
+                )
+                .into(),
                 line,
             });
-            (name.into(), Setup::Unsupported)
+            (quoted(name.as_bytes()).into(), Setup::Unsupported)
         }
         Rules::Lichess(variant) => {
             let pos = match fen {
@@ -150,7 +153,7 @@ fn lenient<P>(
 fn bad_fen(fen: Option<&str>, error: &dyn std::fmt::Display, line: u64) -> Setup {
     Setup::BadFen(GameError {
         kind: ErrorKind::BadFen,
-        san: fen.unwrap_or_default().to_owned(),
+        san: quoted(fen.unwrap_or_default().as_bytes()),
         fen: String::new(),
         line,
         message: format!("bad FEN: {error}"),

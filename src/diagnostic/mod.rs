@@ -9,10 +9,14 @@ pub mod jsonl;
 pub mod sarif;
 pub mod text;
 
-use std::{collections::BTreeSet, fmt, io, ops::ControlFlow};
+use std::{borrow::Cow, collections::BTreeSet, fmt, io, ops::ControlFlow};
 
 use self::codes::Code;
-use crate::{record::GameRecord, sink::Sink, source::InputError};
+use crate::{
+    record::{GameRecord, QUOTED, quoted},
+    sink::Sink,
+    source::InputError,
+};
 
 /// One finding: what (the code and a message) and where.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -185,10 +189,18 @@ pub struct GameLabel<'a>(pub &'a GameRecord);
 impl fmt::Display for GameLabel<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let r = self.0;
-        let (white, black) = (r.white.as_deref(), r.black.as_deref());
-        write!(f, "game {} ({} - {}", r.index, white.unwrap_or("?"), black.unwrap_or("?"))?;
+        // Names are quoted as tokens are: a huge one is cut.
+        fn name(name: Option<&str>) -> Cow<'_, str> {
+            match name {
+                Some(name) if name.len() > QUOTED => Cow::Owned(quoted(name.as_bytes())),
+                Some(name) => Cow::Borrowed(name),
+                None => Cow::Borrowed("?"),
+            }
+        }
+        let (white, black) = (name(r.white.as_deref()), name(r.black.as_deref()));
+        write!(f, "game {} ({white} - {black}", r.index)?;
         if let Some(round) = r.round.as_deref().filter(|round| !matches!(*round, "?" | "-" | "")) {
-            write!(f, ", round {round}")?;
+            write!(f, ", round {}", name(Some(round)))?;
         }
         f.write_str(")")
     }

@@ -7,7 +7,7 @@ use shakmaty::Color;
 use super::RuleFindings;
 use crate::{
     pgn::values::GameResult,
-    record::{Warning, WarningKind},
+    record::{Warning, WarningKind, quoted},
 };
 
 /// The side a result names as the winner.
@@ -55,9 +55,11 @@ pub fn tag_and_marker(
 ) {
     let message = match (tag, marker) {
         (Some(tag), Some(marker)) if tag != marker => {
-            format!("Result tag {tag} but the movetext ends with {marker}")
+            format!("Result tag {} but the movetext ends with {marker}", quoted(tag.as_bytes()))
         }
-        (Some(tag), None) => format!("Result tag {tag} but the movetext has no result marker"),
+        (Some(tag), None) => {
+            format!("Result tag {} but the movetext has no result marker", quoted(tag.as_bytes()))
+        }
         (None, Some(marker)) => format!("no Result tag; the movetext ends with {marker}"),
         _ => return,
     };

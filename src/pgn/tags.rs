@@ -16,7 +16,7 @@ use memchr::{memchr, memchr_iter, memchr3};
 use pgn_reader::RawTag;
 
 use super::values::{Date, GameResult, Round};
-use crate::record::{Warning, WarningKind};
+use crate::record::{Warning, WarningKind, quoted};
 
 /// The Seven Tag Roster, in its required order.
 pub const ROSTER: [&str; 7] = ["Event", "Site", "Date", "Round", "White", "Black", "Result"];
@@ -287,8 +287,7 @@ impl<'a> TagCollector<'a> {
             }
         };
         if earlier == Some(false) {
-            let text = String::from_utf8_lossy(name).into_owned();
-            self.tags.duplicates.push(Duplicate { name: text, written: name });
+            self.tags.duplicates.push(Duplicate { name: quoted(name), written: name });
         }
     }
 
@@ -329,7 +328,7 @@ pub fn check(tags: &TagSet<'_>, bytes: &[u8], line: u64, warnings: &mut Vec<Warn
                 if let Some(problem) = roster_problem(name, value) {
                     warnings.push(Warning {
                         kind: WarningKind::MalformedTag,
-                        message: format!("{name} \"{}\": {problem}", text(value)).into(),
+                        message: format!("{name} \"{}\": {problem}", quoted(value.0)).into(),
                         line: tag_line(bytes, name, line),
                     });
                 }

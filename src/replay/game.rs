@@ -394,6 +394,7 @@ impl<'a, P: Replayable, O: Observer> Replay<'_, 'a, P, O> {
     }
 }
 
+/// A token as a finding quotes it (at most [`crate::record::QUOTED`] bytes).
 fn text(word: &[u8]) -> String {
-    String::from_utf8_lossy(word).into_owned()
+    crate::record::quoted(word)
 }

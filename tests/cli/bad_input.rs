@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use crate::util::{
     assert_error, assert_good_game, assert_no_warning, assert_valid, assert_warning, fixture, game,
-    games, records, run, warning_kinds, warnings_of,
+    games, parse_jsonl, records, run, warning_kinds, warnings_of,
 };
 
 fn bad(file: &str) -> Vec<Value> {
@@ -433,4 +433,29 @@ fn r21_repeated_unmatched_parens_are_one_warning() {
         "{}",
         lines[0]
     );
+}
+
+/// Issue 21, item 14: a huge token, tag value or name is quoted cut to 80
+/// bytes and `…` in findings, records and labels, never echoed whole.
+#[test]
+fn r21_huge_tokens_are_quoted_cut() {
+    let huge = "x".repeat(1 << 20);
+    let pgn = format!(
+        "[Event \"E\"]\n[White \"{huge}\"]\n[Date \"{huge}\"]\n[Variant \"{huge}\"]\n\n1. e4 *\n\n\
+         [Event \"F\"]\n[FEN \"{huge}\"]\n\n1. e4 *\n\n[Event \"G\"]\n\n1. e4 {huge} *\n"
+    );
+    let run = crate::util::Arbiter::new(&["validate", "-"]).stdin(pgn.as_bytes()).run();
+    assert!(run.stdout.len() < 4000, "{} bytes of diagnostics", run.stdout.len());
+    assert!(run.stdout.contains(&format!("{}…", "x".repeat(80))), "{}", run.stdout);
+    let records =
+        crate::util::Arbiter::new(&["games", "--format", "jsonl", "-"]).stdin(pgn.as_bytes()).run();
+    for record in parse_jsonl(&records.stdout) {
+        let quoted = [&record["error"]["san"], &record["variant"]];
+        for value in quoted.into_iter().filter_map(|v| v.as_str()) {
+            assert!(value.chars().count() <= 81, "{} bytes quoted", value.len());
+        }
+        for warning in record["warnings"].as_array().unwrap() {
+            assert!(warning["message"].as_str().unwrap().len() < 400, "{warning}");
+        }
+    }
 }
