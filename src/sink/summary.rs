@@ -44,13 +44,16 @@ impl Summary {
     /// Writes the summary for people.
     pub fn render(&self, wtr: &mut dyn io::Write) -> io::Result<()> {
         let plural = |n: u64, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
+        // Games without and with errors add up; those with an invalid move
+        // or start are some of the latter.
         writeln!(
             wtr,
-            "{} in {}: {} valid, {} with errors, {} with warnings",
+            "{} in {}: {} without errors, {} with errors ({} with an invalid move or start), {} with warnings",
             plural(self.games, "game"),
             plural(self.files + self.input_errors, "file"),
-            self.valid,
+            self.games.saturating_sub(self.with_errors),
             self.with_errors,
+            self.games.saturating_sub(self.valid),
             self.with_warnings,
         )?;
         let ends = |draws: bool| {

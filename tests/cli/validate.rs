@@ -115,14 +115,18 @@ fn summary_counts_games_files_errors_and_warnings() {
     let path = fixture("rules/en_passant.pgn");
     let run = run(&["validate", &path]);
     assert!(
-        run.stdout.contains("4 games in 1 file: 2 valid, 2 with errors, 0 with warnings"),
+        run.stdout.contains(
+            "4 games in 1 file: 2 without errors, 2 with errors (2 with an invalid move or start), 0 with warnings"
+        ),
         "{}",
         run.stdout
     );
     let notation = fixture("rules/notation.pgn");
     let run = crate::util::run(&["validate", &path, &notation]);
     assert!(
-        run.stdout.contains("11 games in 2 files: 9 valid, 2 with errors, 6 with warnings"),
+        run.stdout.contains(
+            "11 games in 2 files: 9 without errors, 2 with errors (2 with an invalid move or start), 6 with warnings"
+        ),
         "{}",
         run.stdout
     );
@@ -137,7 +141,9 @@ fn exit_code_is_0_when_no_game_has_a_finding() {
     assert_eq!(run.code, Some(0), "{}{}", run.stdout, run.stderr);
     assert!(diagnostic_lines(&run, "error").is_empty(), "{}", run.stdout);
     assert!(diagnostic_lines(&run, "warning").is_empty(), "{}", run.stdout);
-    assert!(run.stdout.contains("4 games in 1 file: 4 valid, 0 with errors, 0 with warnings"));
+    assert!(run.stdout.contains(
+        "4 games in 1 file: 4 without errors, 0 with errors (0 with an invalid move or start), 0 with warnings"
+    ));
 }
 
 #[test]
@@ -478,4 +484,16 @@ fn games_limit_stops_the_run_after_n_records() {
         let run = crate::util::run(&["games", "--limit", limit, &path]);
         assert_eq!((run.code, run.stdout.lines().count()), (Some(0), lines), "{}", run.stdout);
     }
+}
+
+/// Issue 21, item 20: the summary's categories add up: games without
+/// errors and with errors make all the games; those with an invalid move
+/// or start are some of the latter (here none: the errors are results
+/// against the final position and moves after the end).
+#[test]
+fn r21_the_summary_s_categories_add_up() {
+    let path = fixture("rules/result_consistency.pgn");
+    let run = run(&["validate", &path]);
+    let line = "8 games in 1 file: 2 without errors, 6 with errors (0 with an invalid move or start), 2 with warnings";
+    assert!(run.stdout.contains(line), "{}", run.stdout);
 }
