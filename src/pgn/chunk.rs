@@ -147,7 +147,14 @@ pub struct Chunker {
 
 enum Source {
     Mapped(Arc<Mmap>),
-    Stream { rdr: Box<dyn Read + Send>, buffer: Vec<u8>, eof: bool },
+    Stream {
+        rdr: Box<dyn Read + Send>,
+        buffer: Vec<u8>,
+        eof: bool,
+        /// A read error, held back while the complete games read before
+        /// it are handed out.
+        failed: Option<io::Error>,
+    },
 }
 
 impl Chunker {
@@ -157,7 +164,9 @@ impl Chunker {
     pub fn new(file: Arc<str>, input: Input, target: usize, observer: ReadObserver) -> Self {
         let source = match input {
             Input::Mapped(map) => Source::Mapped(Arc::new(map)),
-            Input::Stream(rdr) => Source::Stream { rdr, buffer: Vec::new(), eof: false },
+            Input::Stream(rdr) => {
+                Source::Stream { rdr, buffer: Vec::new(), eof: false, failed: None }
+            }
         };
         Chunker { file, source, target: target.max(1), offset: 0, observer }
     }
@@ -174,14 +183,41 @@ impl Chunker {
                 (self.observer)(len as u64);
                 ChunkData::Mapped { map: map.clone(), range: start..start + len }
             }
-            Source::Stream { rdr, buffer, eof } => {
+            Source::Stream { rdr, buffer, eof, failed } => {
                 // Read a little past the target, so that the game crossing
                 // it usually ends in the buffer and one scan finds the cut
                 // (reading exactly the target scanned every chunk twice).
                 let target = self.target.min(MAX_STREAMED_GAME / 2);
                 let mut want = target + STREAM_SLACK;
                 let len = loop {
-                    fill(rdr, buffer, eof, want)?;
+                    if failed.is_none()
+                        && let Err(error) = fill(rdr, buffer, eof, want)
+                    {
+                        *failed = Some(error);
+                    }
+                    if let Some(error) = failed.take() {
+                        // A truncated download: the complete games before
+                        // the error are replayed, then the error reported.
+                        match last_cut(buffer) {
+                            Some(cut) => {
+                                *failed = Some(error);
+                                break cut;
+                            }
+                            None => {
+                                let at = self.offset;
+                                let kept = buffer.len();
+                                buffer.clear();
+                                return Err(io::Error::new(
+                                    error.kind(),
+                                    format!(
+                                        "{error}, after {} bytes; the games before were read, \
+                                         the last one ({kept} bytes from byte {at}) is incomplete",
+                                        at + kept as u64
+                                    ),
+                                ));
+                            }
+                        }
+                    }
                     if let Some(cut) = find_cut(buffer, target, *eof) {
                         break cut;
                     }
@@ -205,6 +241,17 @@ impl Chunker {
         self.offset += chunk.bytes().len() as u64;
         Ok(Some(chunk))
     }
+}
+
+/// Where the last game that begins in `bytes` (after their first) starts:
+/// the bytes before it are whole games.
+fn last_cut(bytes: &[u8]) -> Option<usize> {
+    let (mut last, mut at) = (None, 0);
+    while let Some(cut) = find_cut(&bytes[at..], 1, false) {
+        at += cut;
+        last = Some(at);
+    }
+    last
 }
 
 /// Reads until `buffer` holds `want` bytes or the stream ends.

@@ -459,3 +459,31 @@ fn r21_huge_tokens_are_quoted_cut() {
         }
     }
 }
+
+/// Issue 21, item 15: a truncated compressed file (a download cut short)
+/// gives every complete game decoded before the error, then the error with
+/// how far the read got (exit 2); the incomplete last game is not
+/// reported as a game.
+#[test]
+fn r21_a_truncated_compressed_file_gives_its_complete_games() {
+    let sample = std::fs::read(fixture("sample.pgn")).unwrap();
+    let compressed = zstd::encode_all(&sample[..], 3).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("cut.pgn.zst");
+    std::fs::write(&file, &compressed[..compressed.len() * 6 / 10]).unwrap();
+    let path = file.to_str().unwrap();
+    let run = crate::util::run(&["games", "--format", "jsonl", path]);
+    assert_eq!(run.code, Some(2), "{}", run.stderr);
+    assert!(run.stderr.contains("the games before were read"), "{}", run.stderr);
+    let games = parse_jsonl(&run.stdout);
+    // The complete games of the decoded part, in order, as in the whole file.
+    let whole = records(&["games", "--format", "jsonl", &fixture("sample.pgn")]);
+    assert!(games.len() > 50, "{} games", games.len());
+    for (cut, full) in games.iter().zip(&whole) {
+        assert_eq!(
+            (&cut["index"], &cut["plies"], &cut["valid"]),
+            (&full["index"], &full["plies"], &full["valid"])
+        );
+    }
+    assert!(games.len() < whole.len());
+}
