@@ -651,3 +651,24 @@ fn r21_partial_and_csv_files_are_never_left_truncated() {
     // Each table there is whole: a CSV file with at least its header.
     assert!(tables.iter().all(|(_, len)| *len > 0), "{tables:?}");
 }
+
+/// Issue 21, item 19: a partial given twice, by the same path, through a
+/// link, or as a copy, stops the merge (exit 2) instead of counting its
+/// games twice.
+#[test]
+fn r21_a_partial_given_twice_stops_the_merge() {
+    let work = tempfile::tempdir().unwrap();
+    let part = work.path().join("part.json");
+    ok(&run(&["stats", "-q", "--partial", path(&part), &fixture("sample.pgn")]));
+    let link = work.path().join("link.json");
+    std::os::unix::fs::symlink(&part, &link).unwrap();
+    let copy = work.path().join("copy.json");
+    fs::copy(&part, &copy).unwrap();
+    for (second, says) in [(&part, "given twice"), (&link, "given twice"), (&copy, "the same as")] {
+        let merged = run(&["merge", path(&part), path(second)]);
+        assert_eq!(merged.code, Some(2), "{}", merged.stdout);
+        assert!(merged.stderr.contains(says), "{}", merged.stderr);
+        assert!(merged.stdout.is_empty(), "{}", merged.stdout);
+    }
+    ok(&run(&["merge", path(&part)]));
+}
