@@ -16,6 +16,8 @@ use crate::{
 pub struct Config {
     /// The input files, directories expanded, in order (`-`: standard input).
     pub files: Vec<String>,
+    /// Symbolic links skipped in directories because they loop.
+    pub loops: Vec<String>,
     /// How games are replayed.
     pub replay: ReplayOptions,
     /// How input is read and spread over threads.
@@ -48,7 +50,13 @@ impl Config {
             Command::Merge(_) => {
                 let pipeline = PipelineOptions { jobs: 1, chunk_size: DEFAULT_CHUNK_SIZE };
                 let replay = ReplayOptions::default();
-                return Config { files: Vec::new(), replay, pipeline, quiet: true };
+                return Config {
+                    files: Vec::new(),
+                    loops: Vec::new(),
+                    replay,
+                    pipeline,
+                    quiet: true,
+                };
             }
         };
         Config::new(input, replay)
@@ -57,12 +65,13 @@ impl Config {
     /// The configuration of the input arguments `input`, with `replay`
     /// asked for by the command (`--variations` adds to it).
     fn new(input: &InputArgs, replay: ReplayOptions) -> Config {
-        let files = source::expand(&input.files, input.recursive);
+        let source::Expanded { files, loops } = source::expand(&input.files, input.recursive);
         let replay = ReplayOptions { variations: replay.variations || input.variations, ..replay };
         let jobs = input.jobs.map_or_else(rayon::current_num_threads, usize::from);
         let chunk_size = input
             .chunk_size
             .map_or(DEFAULT_CHUNK_SIZE, |size| size.try_into().unwrap_or(usize::MAX));
-        Config { files, replay, pipeline: PipelineOptions { jobs, chunk_size }, quiet: input.quiet }
+        let pipeline = PipelineOptions { jobs, chunk_size };
+        Config { files, loops, replay, pipeline, quiet: input.quiet }
     }
 }

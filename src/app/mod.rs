@@ -45,6 +45,15 @@ struct Run {
 
 impl Run {
     fn new(config: Config) -> Run {
+        for link in &config.loops {
+            // A warning about the arguments, before any output.
+            #[allow(clippy::print_stderr)]
+            {
+                eprintln!(
+                    "arbiter: warning: {link}: a symbolic link to a directory it is in (a loop), skipped"
+                );
+            }
+        }
         let progress = Progress::new(!config.quiet, source::total_size(&config.files));
         Run { config, progress }
     }

@@ -247,7 +247,7 @@ mod tests {
             .filter(|dir| dir.is_dir())
             .map(|dir| dir.to_string_lossy().into_owned())
             .collect::<Vec<_>>();
-        let mut files = crate::source::expand(&dirs, true);
+        let mut files = crate::source::expand(&dirs, true).files;
         files.retain(|file| file.ends_with(".pgn"));
         assert!(files.len() > 20, "fixtures not found");
         let (games, differing) = files

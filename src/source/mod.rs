@@ -11,7 +11,7 @@ pub mod mmap;
 use std::{
     fs::{self, File},
     io::{self, BufReader, Read},
-    path::{Path, PathBuf},
+    path::Path,
     sync::Arc,
 };
 
@@ -63,37 +63,56 @@ impl<R: Read> Read for Observed<R> {
     }
 }
 
+/// The files the command-line arguments name.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Expanded {
+    /// The files, in order (`-`: standard input).
+    pub files: Vec<String>,
+    /// The symbolic links that lead back into a directory being walked,
+    /// each skipped (a loop would read the same files again and again).
+    pub loops: Vec<String>,
+}
+
 /// The files the command-line arguments name: a directory stands for the
-/// PGN files in it (`.pgn`, optionally `.zst`/`.gz`/`.bz2`/`.xz`), in name order,
-/// and with `recursive` for those in its subdirectories too. Anything that
-/// cannot be listed is kept as it is, so that opening it reports why.
-pub fn expand(args: &[String], recursive: bool) -> Vec<String> {
-    let mut files = Vec::new();
+/// PGN files in it (`.pgn`, optionally `.zst`/`.gz`/`.bz2`/`.xz`), in name
+/// order, and with `recursive` for those in its subdirectories too,
+/// following symbolic links but not a loop of them. Anything that cannot be
+/// listed is kept as it is, so that opening it reports why.
+pub fn expand(args: &[String], recursive: bool) -> Expanded {
+    let mut expanded = Expanded::default();
     for arg in args {
         let path = Path::new(arg);
         if arg != "-" && path.is_dir() {
-            walk(path, recursive, &mut files);
+            walk(path, recursive, &mut expanded);
         } else {
-            files.push(arg.clone());
+            expanded.files.push(arg.clone());
         }
     }
-    files
+    expanded
 }
 
-fn walk(dir: &Path, recursive: bool, files: &mut Vec<String>) {
-    let Ok(entries) = fs::read_dir(dir) else {
-        files.push(dir.to_string_lossy().into_owned());
-        return;
-    };
-    let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
-    paths.sort();
-    for path in paths {
-        if path.is_dir() {
-            if recursive {
-                walk(&path, recursive, files);
+fn walk(dir: &Path, recursive: bool, expanded: &mut Expanded) {
+    let walker = walkdir::WalkDir::new(dir)
+        .follow_links(true)
+        .sort_by_file_name()
+        .min_depth(1)
+        .max_depth(if recursive { usize::MAX } else { 1 });
+    for entry in walker {
+        match entry {
+            Ok(entry) if entry.file_type().is_dir() => {}
+            Ok(entry) if is_pgn_name(entry.path()) => {
+                expanded.files.push(entry.path().to_string_lossy().into_owned());
             }
-        } else if is_pgn_name(&path) {
-            files.push(path.to_string_lossy().into_owned());
+            Ok(_) => {}
+            Err(error) if error.loop_ancestor().is_some() => {
+                let link = error.path().unwrap_or(dir);
+                expanded.loops.push(link.to_string_lossy().into_owned());
+            }
+            // Kept, so that opening it reports why it cannot be read.
+            Err(error) => {
+                let path = error.path().unwrap_or(dir);
+                expanded.files.push(path.to_string_lossy().into_owned());
+            }
         }
     }
 }

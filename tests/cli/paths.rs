@@ -146,3 +146,23 @@ impl Drop for Killed {
         let _ = self.0.wait();
     }
 }
+
+/// Issue 21, item 13: symbolic-link loops under `-r` are skipped with a
+/// warning, and each file is read once (two loops never finished before).
+#[test]
+fn r21_directory_loops_are_skipped_with_a_warning() {
+    let dir = tempfile::tempdir().unwrap();
+    let sub = dir.path().join("a");
+    std::fs::create_dir(&sub).unwrap();
+    std::fs::copy(fixture("rules/castling.pgn"), sub.join("castling.pgn")).unwrap();
+    std::os::unix::fs::symlink("..", sub.join("up")).unwrap();
+    std::os::unix::fs::symlink("../a", sub.join("self")).unwrap();
+    let root = dir.path().to_str().unwrap();
+    let run = Arbiter::new(&["games", "--format", "jsonl", "-r", root])
+        .within(std::time::Duration::from_secs(30))
+        .run();
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let once = crate::util::records(&["games", "--format", "jsonl", &fixture("rules/castling.pgn")]);
+    assert_eq!(parse_jsonl(&run.stdout).len(), once.len(), "each game once");
+    assert_eq!(run.stderr.matches("(a loop), skipped").count(), 2, "{}", run.stderr);
+}
