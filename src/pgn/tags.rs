@@ -433,8 +433,9 @@ pub fn unreadable_lines<'b>(
     line: u64,
 ) -> impl Iterator<Item = (u64, &'static str, &'b [u8])> {
     let suspect = tags.unreadable > 0 || memchr_iter(b'[', bytes).count() > tags.count();
-    let lines = lines(bytes, line).filter(move |_| suspect);
-    lines.filter_map(|(n, text)| {
+    // Nothing to scan in the common case: a section whose `[` are its tags.
+    let scanned = if suspect { bytes } else { &[] };
+    lines(scanned, line).filter_map(|(n, text)| {
         let text = text.trim_ascii();
         let rest = text.strip_prefix(b"[")?;
         let problem = match memchr3(b'"', b']', b'\n', rest).map(|i| rest[i]) {
