@@ -162,7 +162,8 @@ fn r21_directory_loops_are_skipped_with_a_warning() {
         .within(std::time::Duration::from_secs(30))
         .run();
     assert_eq!(run.code, Some(0), "{}", run.stderr);
-    let once = crate::util::records(&["games", "--format", "jsonl", &fixture("rules/castling.pgn")]);
+    let once =
+        crate::util::records(&["games", "--format", "jsonl", &fixture("rules/castling.pgn")]);
     assert_eq!(parse_jsonl(&run.stdout).len(), once.len(), "each game once");
     assert_eq!(run.stderr.matches("(a loop), skipped").count(), 2, "{}", run.stderr);
 }
