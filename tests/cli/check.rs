@@ -402,28 +402,13 @@ fn sarif_holds_the_same_findings() {
 /// GNU time, when it is installed.
 #[test]
 fn r21_sarif_is_streamed_in_bounded_memory() {
-    let time = std::path::Path::new("/usr/bin/time");
-    if !time.exists() {
-        #[allow(clippy::print_stderr)]
-        {
-            eprintln!("skipped: /usr/bin/time not found (GNU time measures the peak memory)");
-        }
-        return;
-    }
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("many.pgn");
     std::fs::write(&file, "1. e4 *\n\n".repeat(20_000)).unwrap();
-    let out = std::process::Command::new(time)
-        .args(["-f", "%M"])
-        .arg(env!("CARGO_BIN_EXE_arbiter"))
-        .args(["check", "-q", "--format", "sarif"])
-        .arg(&file)
-        .output()
-        .unwrap();
-    let log: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one SARIF document");
+    let args = ["check", "-q", "--format", "sarif", file.to_str().unwrap()];
+    let Some((stdout, peak_kib)) = crate::util::peak_memory(&args) else { return };
+    let log: serde_json::Value = serde_json::from_slice(&stdout).expect("one SARIF document");
     let results = log["runs"][0]["results"].as_array().unwrap().len();
     assert!(results >= 40_000, "{results} results");
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    let peak_kib: u64 = stderr.lines().last().and_then(|l| l.trim().parse().ok()).unwrap();
     assert!(peak_kib < 150 * 1024, "{peak_kib} KiB peak");
 }

@@ -324,3 +324,28 @@ pub fn assert_good_game(record: &Value, line: u64) {
     assert_eq!(record["result_consistent"], true, "{record}");
     assert_eq!(record["warnings"], serde_json::json!([]), "{record}");
 }
+
+/// Runs `arbiter args...` under GNU time and returns its standard output
+/// and peak resident memory in KiB; `None` (saying so on standard error)
+/// when `/usr/bin/time` is not installed. Only for tests whose point is
+/// memory; it does not check for a panic, the caller checks the output.
+pub fn peak_memory(args: &[&str]) -> Option<(Vec<u8>, u64)> {
+    let time = Path::new("/usr/bin/time");
+    if !time.exists() {
+        #[allow(clippy::print_stderr)]
+        {
+            eprintln!("skipped: /usr/bin/time not found (GNU time measures the peak memory)");
+        }
+        return None;
+    }
+    let out = Command::new(time)
+        .args(["-f", "%M"])
+        .arg(env!("CARGO_BIN_EXE_arbiter"))
+        .args(args)
+        .output()
+        .expect("GNU time runs arbiter");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let peak = stderr.lines().last().and_then(|l| l.trim().parse().ok());
+    let peak = peak.unwrap_or_else(|| panic!("no peak memory from GNU time in\n{stderr}"));
+    Some((out.stdout, peak))
+}
