@@ -4,6 +4,8 @@
 //! `validate`, `check`, `stats` and `crosstable` cannot disagree about a
 //! game. Values are trimmed first; a value that does not parse is absent.
 
+use crate::record::GameRecord;
+
 /// A tag value that is known: trimmed, neither empty nor `?` (unknown).
 pub fn known(value: &str) -> Option<&str> {
     Some(value.trim()).filter(|v| !matches!(*v, "" | "?"))
@@ -44,6 +46,12 @@ impl GameResult {
     /// else the result marker ending its movetext.
     pub fn of(tag: Option<&str>, marker: Option<&str>) -> Option<GameResult> {
         tag.and_then(GameResult::parse).or_else(|| marker.and_then(GameResult::parse))
+    }
+
+    /// The result of the game of `record`, read as [`GameResult::of`]
+    /// reads it (every command counts results this way).
+    pub fn of_record(record: &GameRecord) -> Option<GameResult> {
+        GameResult::of(record.result.as_deref(), record.result_marker)
     }
 
     /// The result as the PGN standard writes it.

@@ -1,5 +1,5 @@
-//! What the statistics read from one game: its outcome and the tags they
-//! are keyed by (ratings, date, time control, opening, `Termination`).
+//! What the statistics read from one game: the tags they are keyed by
+//! (ratings, date, time control, opening, `Termination`).
 //!
 //! Input: a game's tags and the book opening it was classified as;
 //! output: `GameFacts`, borrowed from the tags. Tag values are read by
@@ -14,16 +14,9 @@ use crate::{
     openings::{OpeningBook, OpeningId},
     pgn::{
         tags::TagSet,
-        values::{Date, GameResult, TimeControl, known, rating},
+        values::{Date, TimeControl, known, rating},
     },
-    record::GameRecord,
 };
-
-/// A game's result as the statistics count it: its `Result` tag, else
-/// its movetext's marker (`None`: neither is one of the four results).
-pub fn outcome(record: &GameRecord) -> Option<GameResult> {
-    GameResult::of(record.result.as_deref(), record.result_marker)
-}
 
 /// Lichess's speed classes, by estimated duration = base + 40 × increment
 /// seconds (lila's `Speed`), plus `unknown`.

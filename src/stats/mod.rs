@@ -362,7 +362,7 @@ impl Merge for Counter {
 impl Accumulator {
     /// Counts one game, with its tags and its book opening.
     pub fn add(&mut self, record: &GameRecord, tags: &StatsTags<'_>, opening: Option<OpeningId>) {
-        let outcome = game::outcome(record);
+        let outcome = GameResult::of_record(record);
         let facts = GameFacts::of(tags, opening);
         match facts.book_opening {
             Some(id) => {

@@ -14,7 +14,7 @@ use std::{
 use crate::{
     pgn::{
         tags::TagList,
-        values::{GameResult, Round, stated},
+        values::{Round, stated},
     },
     record::GameRecord,
     replay::observer::{KeepTags, MovesHash},
@@ -102,12 +102,6 @@ pub fn slot(record: &Game) -> Option<Slot> {
     Some(Slot { round, board })
 }
 
-/// The game's result: the Result tag when it is one of the four results,
-/// else the movetext's result marker; `None` when neither is.
-pub fn outcome(record: &Game) -> Option<GameResult> {
-    GameResult::of(record.result.as_deref(), record.result_marker)
-}
-
 /// A player's name as written, trimmed; `None` when missing or unknown.
 pub fn player(name: Option<&str>) -> Option<&str> {
     name.and_then(stated)
@@ -153,6 +147,7 @@ pub fn events(records: &[Game]) -> Vec<Event> {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+    use crate::pgn::values::GameResult;
     use crate::{replay::ReplayOptions, testing::replay_with};
 
     /// The games of `pgn`, replayed as `check` replays them.
@@ -190,8 +185,8 @@ pub(crate) mod tests {
     fn the_result_tag_comes_before_the_marker() {
         let mut game = record(&[("Result", "1-0")]);
         game.record.result_marker = Some("0-1");
-        assert_eq!(outcome(&game), Some(GameResult::WhiteWins));
+        assert_eq!(GameResult::of_record(&game), Some(GameResult::WhiteWins));
         game.record.result = Some("1:0".into());
-        assert_eq!(outcome(&game), Some(GameResult::BlackWins));
+        assert_eq!(GameResult::of_record(&game), Some(GameResult::BlackWins));
     }
 }

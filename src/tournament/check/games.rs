@@ -23,7 +23,7 @@ pub fn check(
     findings: &mut Vec<Finding>,
     confirmed_draws: &mut BTreeMap<Termination, u64>,
 ) {
-    let outcome = event::outcome(r);
+    let outcome = GameResult::of_record(r);
     if let Some(termination) = r.termination
         && r.result_consistent
         && termination.is_draw()

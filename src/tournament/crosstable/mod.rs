@@ -130,7 +130,7 @@ pub fn build(records: &[Game], tiebreaks: &[Tiebreak]) -> Crosstable {
         let column = event::slot(r)
             .and_then(|slot| column_of.get(&slot.round).copied())
             .unwrap_or(columns.len().saturating_sub(1));
-        let halves = event::outcome(r).and_then(GameResult::white_halves);
+        let halves = GameResult::of_record(r).and_then(GameResult::white_halves);
         let mut ids = [None, None];
         for (side, (name, elo)) in
             [(&r.white, "WhiteElo"), (&r.black, "BlackElo")].into_iter().enumerate()
