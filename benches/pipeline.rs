@@ -237,7 +237,7 @@ fn pipeline(c: &mut Criterion) {
     }
     file.flush().expect("flush temp file");
     let size = file.as_file().metadata().expect("temp file size").len();
-    let paths = [file.path().to_string_lossy().into_owned()];
+    let paths = [file.path().to_owned()];
     let mut group = c.benchmark_group("pipeline");
     configure(&mut group);
     group.sample_size(10).measurement_time(Duration::from_secs(10));

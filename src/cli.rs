@@ -1,6 +1,8 @@
 //! The command line, as clap types. Doc comments here are the `--help`
 //! text. No I/O and no logic: `config.rs` turns these into a `Config`.
 
+use std::path::PathBuf;
+
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 /// Applies the FIDE Laws of Chess to PGN game collections.
@@ -57,7 +59,7 @@ pub struct InputArgs {
     /// PGN files (plain, .zst, .gz, .bz2 or .xz); `-` reads standard input; a
     /// directory stands for the PGN files in it.
     #[arg(required = true, value_name = "FILE")]
-    pub files: Vec<String>,
+    pub files: Vec<PathBuf>,
     /// Also read the PGN files in subdirectories of directory arguments.
     #[arg(long, short = 'r')]
     pub recursive: bool,
@@ -169,7 +171,7 @@ pub struct MergeArgs {
     /// Partials written by `stats --partial` or `merge --partial`; `-`
     /// reads standard input, which may hold several one after another.
     #[arg(required = true, value_name = "PART")]
-    pub parts: Vec<String>,
+    pub parts: Vec<PathBuf>,
     /// Outputs.
     #[command(flatten)]
     pub report: ReportArgs,
@@ -182,14 +184,14 @@ pub struct ReportArgs {
     /// results, endings, lengths, openings, players, rating_gap, by_month,
     /// time_controls.
     #[arg(long, value_name = "DIR")]
-    pub csv: Option<std::path::PathBuf>,
+    pub csv: Option<PathBuf>,
     /// Write the whole report as one JSON document on standard output,
     /// instead of the tables.
     #[arg(long)]
     pub json: bool,
     /// Draw rating_gap.svg and lengths.svg into DIR (created if missing).
     #[arg(long, value_name = "DIR")]
-    pub plot: Option<std::path::PathBuf>,
+    pub plot: Option<PathBuf>,
     /// Rows of the players and openings tables on screen [default: 20] and
     /// in JSON [default: all]; CSV files are always complete.
     #[arg(long, value_name = "N")]
@@ -197,7 +199,7 @@ pub struct ReportArgs {
     /// Write the exact partial aggregates to FILE (`-`: standard output)
     /// for `arbiter merge`, instead of the tables.
     #[arg(long, value_name = "FILE")]
-    pub partial: Option<std::path::PathBuf>,
+    pub partial: Option<PathBuf>,
 }
 
 /// Arguments of `check`.
@@ -215,7 +217,7 @@ pub struct CheckArgs {
     /// Configuration file [default: arbiter.toml in the current directory,
     /// if there is one].
     #[arg(long, value_name = "PATH")]
-    pub config: Option<std::path::PathBuf>,
+    pub config: Option<PathBuf>,
     /// The event's number of rounds: rounds above it are errors, and it
     /// tells how often two players may meet.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]

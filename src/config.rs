@@ -4,6 +4,8 @@
 //! is made here, in [`Config::of`]; the commands patch nothing, and nothing
 //! below this module sees clap.
 
+use std::path::PathBuf;
+
 use crate::{
     cli::{Command, InputArgs, ValidateFormat},
     pipeline::{DEFAULT_CHUNK_SIZE, PipelineOptions},
@@ -15,7 +17,7 @@ use crate::{
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Config {
     /// The input files, directories expanded, in order (`-`: standard input).
-    pub files: Vec<String>,
+    pub files: Vec<PathBuf>,
     /// Symbolic links skipped in directories because they loop.
     pub loops: Vec<String>,
     /// How games are replayed.

@@ -18,6 +18,7 @@ use std::{
     collections::BTreeMap,
     io,
     ops::ControlFlow,
+    path::PathBuf,
     sync::{
         Arc, Mutex, PoisonError,
         mpsc::{Receiver, SyncSender, channel, sync_channel},
@@ -93,7 +94,7 @@ const IN_FLIGHT_PER_JOB: usize = 4;
 /// is reported to the sink and counted; the others are still read. Only a
 /// failing sink (e.g. a closed pipe) is an `Err`.
 pub fn run<O: Observer>(
-    paths: &[String],
+    paths: &[PathBuf],
     replay: ReplayOptions,
     options: PipelineOptions,
     progress: &Progress,
@@ -135,7 +136,7 @@ pub struct Inputs {
 /// their chunk). An unreadable input is reported and counted; the others
 /// are still read.
 pub fn fold<O>(
-    paths: &[String],
+    paths: &[PathBuf],
     replay: ReplayOptions,
     options: PipelineOptions,
     progress: &Progress,
@@ -184,7 +185,7 @@ where
 /// the calling thread, given the workers' outcomes and the permits to
 /// hand back), and returns what `deliver` returns.
 fn drive<W, T: Send, R>(
-    paths: &[String],
+    paths: &[PathBuf],
     options: PipelineOptions,
     progress: &Progress,
     init: impl Fn() -> W + Sync,
@@ -233,7 +234,7 @@ fn drive<W, T: Send, R>(
 
 /// Opens each input in turn and sends its chunks, one permit each.
 fn produce(
-    paths: &[String],
+    paths: &[PathBuf],
     chunk_size: usize,
     observer: &source::ReadObserver,
     work: SyncSender<(u64, Work)>,
@@ -259,7 +260,7 @@ fn produce(
             }
         };
         let mut chunker =
-            Chunker::new(Arc::from(path.as_str()), input, chunk_size, observer.clone());
+            Chunker::new(Arc::from(source::display(path)), input, chunk_size, observer.clone());
         let last = loop {
             match chunker.next_chunk() {
                 Ok(Some(chunk)) => {
@@ -268,7 +269,9 @@ fn produce(
                     }
                 }
                 Ok(None) => break Work::Done,
-                Err(source) => break Work::Failed(InputError { path: path.clone(), source }),
+                Err(source) => {
+                    break Work::Failed(InputError { path: source::display(path), source });
+                }
             }
         };
         if !send(last) {

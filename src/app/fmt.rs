@@ -17,7 +17,7 @@ use crate::{
     export::{Export, Exporter},
     pipeline,
     record::GameRecord,
-    sink::{PgnSink, Sink},
+    sink::{PgnSink, Sink, atomic::Replacement},
     source,
 };
 
@@ -44,19 +44,21 @@ pub(super) fn run(args: FmtArgs, run: &super::Run) -> anyhow::Result<ExitStatus>
     Ok(status)
 }
 
-fn report_error(file: &str, error: &anyhow::Error) -> io::Result<()> {
+fn report_error(file: &Path, error: &anyhow::Error) -> io::Result<()> {
+    let file = source::display(file);
     writeln!(io::stderr().lock(), "arbiter: error: {file}: {error:#}; the file is left unchanged")
 }
 
 /// Formats `file` into a temporary file beside it, then renames that over
-/// the original: a failure at any point leaves the original as it was. A
-/// symbolic link is followed (the file it names is rewritten, the link
-/// stays); a file that is not a regular file, or has other hard links
-/// (which a rename would split), is refused; the owner, group and
-/// permissions are kept, or the file is refused; and a file changed while
-/// it was being formatted is left as it is.
-fn rewrite(file: &str, run: &super::Run, args: &FmtArgs) -> anyhow::Result<()> {
-    if file == "-" {
+/// the original (`sink::atomic`): a failure or a signal at any point leaves
+/// the original as it was, and no temporary file behind. A symbolic link is
+/// followed (the file it names is rewritten, the link stays); a file that
+/// is not a regular file, or has other hard links (which a rename would
+/// split), is refused; the owner, group and permissions are kept, or the
+/// file is refused; and a file changed while it was being formatted is left
+/// as it is.
+fn rewrite(file: &Path, run: &super::Run, args: &FmtArgs) -> anyhow::Result<()> {
+    if source::is_stdin(file) {
         bail!("standard input cannot be formatted in place");
     }
     let path = fs::canonicalize(file).context("resolving the path")?;
@@ -67,16 +69,15 @@ fn rewrite(file: &str, run: &super::Run, args: &FmtArgs) -> anyhow::Result<()> {
     if before.nlink() > 1 {
         bail!("the file has {} hard links, which rewriting it would split", before.nlink());
     }
-    if source::is_compressed(file).context("reading the file")? {
+    if source::is_compressed(&path).context("reading the file")? {
         bail!("compressed files cannot be formatted in place (the output would not be compressed)");
     }
-    let dir = path.parent().unwrap_or(Path::new("/"));
-    let temp = tempfile::NamedTempFile::new_in(dir).context("creating a temporary file")?;
-    let wtr = Limited { inner: BufWriter::new(temp.as_file()), left: args.fail_after_bytes };
+    let temp = Replacement::begin(&path).context("creating a temporary file")?;
+    let wtr = Limited { inner: BufWriter::new(temp.file()), left: args.fail_after_bytes };
     let mut sink = PgnSink::new(wtr, false);
     let mut failed_input = None;
     let summary = pipeline::run(
-        std::slice::from_ref(&file.to_owned()),
+        std::slice::from_ref(&path),
         run.config.replay,
         run.config.pipeline,
         &run.progress,
@@ -90,10 +91,9 @@ fn rewrite(file: &str, run: &super::Run, args: &FmtArgs) -> anyhow::Result<()> {
         bail!("the file could not be read to its end");
     }
     drop(sink);
-    temp.as_file().sync_all().context("writing the temporary file")?;
     fs::set_permissions(temp.path(), before.permissions())
         .context("copying the file's permissions")?;
-    std::os::unix::fs::fchown(temp.as_file(), Some(before.uid()), Some(before.gid()))
+    std::os::unix::fs::fchown(temp.file(), Some(before.uid()), Some(before.gid()))
         .context("keeping the file's owner and group")?;
     if args.touch_before_rename {
         fs::OpenOptions::new().append(true).open(&path)?.write_all(b"\n")?;
@@ -105,7 +105,7 @@ fn rewrite(file: &str, run: &super::Run, args: &FmtArgs) -> anyhow::Result<()> {
     if identity(&now) != identity(&before) {
         bail!("the file changed while it was being formatted");
     }
-    temp.persist(&path).context("replacing the file")?;
+    temp.commit().context("replacing the file")?;
     Ok(())
 }
 

@@ -14,6 +14,7 @@ use anyhow::{Context, bail};
 use crate::{
     cli::MergeArgs,
     exit::ExitStatus,
+    source,
     stats::{Merge, Stats, partial, report},
 };
 
@@ -23,24 +24,25 @@ use crate::{
 /// nor count one twice.
 pub(super) fn run(args: MergeArgs) -> anyhow::Result<ExitStatus> {
     let mut stats = Stats::default();
-    let mut files: HashMap<PathBuf, &str> = HashMap::new();
-    let mut contents: HashMap<(u64, usize), &str> = HashMap::new();
-    for path in &args.parts {
+    let mut files: HashMap<PathBuf, String> = HashMap::new();
+    let mut contents: HashMap<(u64, usize), String> = HashMap::new();
+    for given in &args.parts {
+        let path = source::display(given);
         let mut bytes = Vec::new();
-        if path == "-" {
+        if source::is_stdin(given) {
             io::stdin().lock().read_to_end(&mut bytes)
         } else {
             let file =
-                fs::canonicalize(path).with_context(|| format!("cannot read partial {path}"))?;
-            if let Some(earlier) = files.insert(file, path) {
+                fs::canonicalize(given).with_context(|| format!("cannot read partial {path}"))?;
+            if let Some(earlier) = files.insert(file, path.clone()) {
                 bail!("partial {path} is given twice (the same file as {earlier})");
             }
-            fs::File::open(path).and_then(|mut file| file.read_to_end(&mut bytes))
+            fs::File::open(given).and_then(|mut file| file.read_to_end(&mut bytes))
         }
         .with_context(|| format!("cannot read partial {path}"))?;
         let mut hasher = DefaultHasher::new();
         bytes.hash(&mut hasher);
-        if let Some(earlier) = contents.insert((hasher.finish(), bytes.len()), path) {
+        if let Some(earlier) = contents.insert((hasher.finish(), bytes.len()), path.clone()) {
             bail!("partial {path} is the same as {earlier}: a shard given twice?");
         }
         let part = partial::read(bytes.as_slice());

@@ -245,14 +245,16 @@ mod tests {
         let dirs = [root.join("fixtures"), edge]
             .iter()
             .filter(|dir| dir.is_dir())
-            .map(|dir| dir.to_string_lossy().into_owned())
+            .cloned()
             .collect::<Vec<_>>();
         let mut files = crate::source::expand(&dirs, true).files;
-        files.retain(|file| file.ends_with(".pgn"));
+        files.retain(|file| file.extension().is_some_and(|ext| ext == "pgn"));
         assert!(files.len() > 20, "fixtures not found");
         let (games, differing) = files
             .iter()
-            .map(|file| assert_walks_as_pgn_reader(&std::fs::read(file).unwrap(), file))
+            .map(|file| {
+                assert_walks_as_pgn_reader(&std::fs::read(file).unwrap(), &file.to_string_lossy())
+            })
             .fold((0, 0), |(g, d), (games, differing)| (g + games, d + differing));
         assert!(games > 1000, "the fixtures hardly had games: {games}");
         assert!(differing <= 10, "{differing} games with long tag lines");

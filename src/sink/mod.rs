@@ -5,6 +5,7 @@
 //! that could not be read; a sink may stop the run. Sinks format and
 //! write; they never look at positions and never decide validity.
 
+pub mod atomic;
 mod csv;
 mod jsonl;
 mod pgn;

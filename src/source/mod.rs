@@ -11,7 +11,7 @@ pub mod mmap;
 use std::{
     fs::{self, File},
     io::{self, BufReader, Read},
-    path::Path,
+    path::{Path, PathBuf},
     sync::Arc,
 };
 
@@ -67,7 +67,7 @@ impl<R: Read> Read for Observed<R> {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Expanded {
     /// The files, in order (`-`: standard input).
-    pub files: Vec<String>,
+    pub files: Vec<PathBuf>,
     /// The symbolic links that lead back into a directory being walked,
     /// each skipped (a loop would read the same files again and again).
     pub loops: Vec<String>,
@@ -78,12 +78,11 @@ pub struct Expanded {
 /// order, and with `recursive` for those in its subdirectories too,
 /// following symbolic links but not a loop of them. Anything that cannot be
 /// listed is kept as it is, so that opening it reports why.
-pub fn expand(args: &[String], recursive: bool) -> Expanded {
+pub fn expand(args: &[PathBuf], recursive: bool) -> Expanded {
     let mut expanded = Expanded::default();
     for arg in args {
-        let path = Path::new(arg);
-        if arg != "-" && path.is_dir() {
-            walk(path, recursive, &mut expanded);
+        if !is_stdin(arg) && arg.is_dir() {
+            walk(arg, recursive, &mut expanded);
         } else {
             expanded.files.push(arg.clone());
         }
@@ -101,7 +100,7 @@ fn walk(dir: &Path, recursive: bool, expanded: &mut Expanded) {
         match entry {
             Ok(entry) if entry.file_type().is_dir() => {}
             Ok(entry) if is_pgn_name(entry.path()) => {
-                expanded.files.push(entry.path().to_string_lossy().into_owned());
+                expanded.files.push(entry.into_path());
             }
             Ok(_) => {}
             Err(error) if error.loop_ancestor().is_some() => {
@@ -111,7 +110,7 @@ fn walk(dir: &Path, recursive: bool, expanded: &mut Expanded) {
             // Kept, so that opening it reports why it cannot be read.
             Err(error) => {
                 let path = error.path().unwrap_or(dir);
-                expanded.files.push(path.to_string_lossy().into_owned());
+                expanded.files.push(path.to_owned());
             }
         }
     }
@@ -124,15 +123,15 @@ fn is_pgn_name(path: &Path) -> bool {
 }
 
 /// The total size in bytes of `paths`, when every one is a regular file.
-pub fn total_size(paths: &[String]) -> Option<u64> {
+pub fn total_size(paths: &[PathBuf]) -> Option<u64> {
     paths.iter().map(|p| fs::metadata(p).ok().filter(|m| m.is_file()).map(|m| m.len())).sum()
 }
 
 /// Opens `path`; `-` is standard input. Streamed bytes are reported to
 /// `observer` as they are read (mapped files are reported by the chunker).
-pub fn open(path: &str, observer: ReadObserver) -> Result<Input, InputError> {
-    let wrap = |source| InputError { path: path.to_owned(), source };
-    if path == "-" {
+pub fn open(path: &Path, observer: ReadObserver) -> Result<Input, InputError> {
+    let wrap = |source| InputError { path: display(path), source };
+    if is_stdin(path) {
         return stream(Box::new(Observed { inner: io::stdin(), observer }), None).map_err(wrap);
     }
     let file = File::open(path).map_err(wrap)?;
@@ -142,18 +141,30 @@ pub fn open(path: &str, observer: ReadObserver) -> Result<Input, InputError> {
     }
     if metadata.is_file()
         && let Some(map) = mmap::map(&file)
-        && decompress::Format::sniff(&map, Path::new(path)).is_none()
+        && decompress::Format::sniff(&map, path).is_none()
     {
         return Ok(Input::Mapped(map));
     }
-    stream(Box::new(Observed { inner: file, observer }), Some(Path::new(path))).map_err(wrap)
+    stream(Box::new(Observed { inner: file, observer }), Some(path)).map_err(wrap)
 }
 
 /// Whether the file at `path` is compressed (by its first bytes, or its
 /// name when it has too few).
-pub fn is_compressed(path: &str) -> io::Result<bool> {
+pub fn is_compressed(path: &Path) -> io::Result<bool> {
     let head = decompress::read_head(&mut File::open(path)?)?;
-    Ok(decompress::Format::sniff(&head, Path::new(path)).is_some())
+    Ok(decompress::Format::sniff(&head, path).is_some())
+}
+
+/// Whether `path` is `-`, standard input.
+pub fn is_stdin(path: &Path) -> bool {
+    path.as_os_str() == "-"
+}
+
+/// How `path` is written in reports and records: as given, with any bytes
+/// that are not UTF-8 replaced by U+FFFD (the file itself is opened by its
+/// real name).
+pub fn display(path: &Path) -> String {
+    path.to_string_lossy().into_owned()
 }
 
 /// Streams `rdr`, decompressing it when its first bytes (or its name) say so.

@@ -14,6 +14,8 @@ use std::{
 
 use serde::Serialize;
 
+use crate::sink::atomic;
+
 use super::{
     Stats, partial, plot,
     tables::{
@@ -80,7 +82,7 @@ pub fn write(stats: &Stats, outputs: &Outputs, stdout: &mut dyn Write) -> Result
         if path.as_os_str() == "-" {
             context("the partial to standard output", partial::write(stdout, stats))?;
         } else {
-            context(path, write_atomically(path, |wtr| partial::write(wtr, stats)))?;
+            context(path, atomic::write(path, |wtr| partial::write(wtr, stats)))?;
         }
     }
     let wanted =
@@ -136,39 +138,7 @@ fn csv_file<R: Serialize>(path: &Path, header: &[&str], rows: &[R]) -> Result<()
         }
         wtr.flush()
     };
-    context(path, write_atomically(path, write))
-}
-
-/// Writes a file whole or not at all: into a temporary file beside it,
-/// synced, then renamed over it, so a full disk or a crash never leaves a
-/// truncated file (nor harms one already there). A path that names
-/// something other than a regular file (`/dev/stdout`, a pipe) is written
-/// directly.
-fn write_atomically(
-    path: &Path,
-    write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
-) -> io::Result<()> {
-    if fs::metadata(path).is_ok_and(|meta| !meta.is_file()) {
-        let mut wtr = BufWriter::new(fs::OpenOptions::new().write(true).open(path)?);
-        write(&mut wtr)?;
-        return wtr.flush();
-    }
-    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let temp = tempfile::NamedTempFile::new_in(dir)?;
-    let mut wtr = BufWriter::new(temp.as_file());
-    write(&mut wtr)?;
-    wtr.flush()?;
-    drop(wtr);
-    temp.as_file().sync_all()?;
-    // A temporary file is private: give it the permissions of the file it
-    // replaces, or those a new file gets (rw-r--r--).
-    let permissions = match fs::metadata(path) {
-        Ok(meta) => meta.permissions(),
-        Err(_) => std::os::unix::fs::PermissionsExt::from_mode(0o644),
-    };
-    fs::set_permissions(temp.path(), permissions)?;
-    temp.persist(path).map_err(|error| error.error)?;
-    Ok(())
+    context(path, atomic::write(path, write))
 }
 
 /// The report as one pretty-printed JSON document, its players and

@@ -435,3 +435,70 @@ fn r21_in_place_follows_links_refuses_hard_links_and_keeps_the_owner() {
         assert_eq!((meta.uid(), meta.gid()), (65534, 65534), "the owner was not kept");
     }
 }
+
+/// The temporary files of `fmt --in-place` in `dir` (named
+/// `.NAME.XXXXXX.arbiter-tmp`).
+fn temporary_files(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    fs::read_dir(dir)
+        .expect("list the directory")
+        .map(|entry| entry.expect("entry").path())
+        .filter(|path| path.to_string_lossy().ends_with(".arbiter-tmp"))
+        .collect()
+}
+
+/// Item 6: a signal in the middle of `fmt --in-place` leaves the file as it
+/// was and no temporary file. SIGINT and SIGTERM remove it before the run
+/// ends as the signal says; SIGKILL cannot be caught, and the next run on
+/// the file sweeps what it left.
+#[test]
+fn r21_in_place_leaves_no_temporary_file_after_a_signal() {
+    use std::{
+        os::unix::process::ExitStatusExt,
+        process::{Command, Stdio},
+        time::{Duration, Instant},
+    };
+    let sample = fs::read(fixture("sample.pgn")).expect("read");
+    // Long enough to be caught writing (seconds in a debug build).
+    let original = sample.repeat(10);
+    for (name, number) in [("INT", 2), ("TERM", 15), ("KILL", 9)] {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let file = dir.path().join("games.pgn");
+        fs::write(&file, &original).expect("write");
+        let mut child = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+            .args(["fmt", "--in-place", "-q"])
+            .arg(&file)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("the arbiter binary runs");
+        let started = Instant::now();
+        loop {
+            let writing = temporary_files(dir.path())
+                .iter()
+                .any(|temp| fs::metadata(temp).is_ok_and(|meta| meta.len() > 0));
+            if writing {
+                break;
+            }
+            assert!(child.try_wait().expect("wait").is_none(), "SIG{name}: ended before writing");
+            assert!(started.elapsed() < Duration::from_secs(60), "SIG{name}: nothing written");
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        let pid = child.id().to_string();
+        let sent = Command::new("kill").args([&format!("-{name}"), &pid]).status().expect("kill");
+        assert!(sent.success());
+        let status = child.wait().expect("wait");
+        assert_eq!(status.signal(), Some(number), "SIG{name}: ended with {status}");
+        assert!(fs::read(&file).expect("read") == original, "SIG{name}: the file changed");
+        let left = temporary_files(dir.path());
+        if name == "KILL" {
+            assert_eq!(left.len(), 1, "SIGKILL leaves its temporary file: {left:?}");
+            let done =
+                Arbiter::new(&["fmt", "--in-place", "-q", file.to_str().expect("UTF-8")]).run();
+            assert_eq!(done.code, Some(0), "{}", done.stderr);
+            assert_ne!(fs::read(&file).expect("read"), original, "the next run formats it");
+        }
+        assert_eq!(temporary_files(dir.path()), Vec::<std::path::PathBuf>::new(), "SIG{name}");
+        assert_eq!(fs::read_dir(dir.path()).expect("dir").count(), 1, "SIG{name}: files left");
+    }
+}

@@ -167,3 +167,36 @@ fn r21_directory_loops_are_skipped_with_a_warning() {
     assert_eq!(parse_jsonl(&run.stdout).len(), once.len(), "each game once");
     assert_eq!(run.stderr.matches("(a loop), skipped").count(), 2, "{}", run.stderr);
 }
+
+/// Issue 21, item 13: a file name that is not UTF-8 works as an argument
+/// and inside a directory, for reading and for `fmt --in-place`; reports
+/// and records show it with U+FFFD for the bytes that are not UTF-8.
+#[test]
+fn r21_file_names_that_are_not_utf8_are_read() {
+    use std::{ffi::OsStr, os::unix::ffi::OsStrExt};
+    let dir = tempfile::tempdir().unwrap();
+    let sub = dir.path().join(OsStr::from_bytes(b"club-\xff"));
+    fs::create_dir(&sub).unwrap();
+    let file = sub.join(OsStr::from_bytes(b"caf\xe9.pgn"));
+    fs::copy(fixture("rules/castling.pgn"), &file).unwrap();
+    let expected =
+        crate::util::records(&["games", "--format", "jsonl", &fixture("rules/castling.pgn")]);
+    let arbiter = |args: &[&OsStr]| {
+        let output = Command::new(env!("CARGO_BIN_EXE_arbiter")).args(args).output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+        crate::util::assert_no_panic(&["(a non-UTF-8 path)"], &stderr);
+        (output.status.code(), parse_jsonl(&String::from_utf8_lossy(&output.stdout)), stderr)
+    };
+    let jsonl = ["games", "-q", "--format", "jsonl"].map(OsStr::new);
+    for input in [file.as_os_str(), sub.as_os_str(), dir.path().as_os_str()] {
+        let (code, records, stderr) = arbiter(&[&jsonl[..], &[OsStr::new("-r"), input]].concat());
+        assert_eq!(code, Some(0), "{stderr}");
+        assert_eq!(records.len(), expected.len(), "{stderr}");
+        assert!(records[0]["file"].as_str().unwrap().ends_with("club-\u{fffd}/caf\u{fffd}.pgn"));
+    }
+    let (code, _, stderr) =
+        arbiter(&[OsStr::new("fmt"), OsStr::new("--in-place"), file.as_os_str()]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let (code, records, _) = arbiter(&[&jsonl[..], &[file.as_os_str()]].concat());
+    assert_eq!((code, records.len()), (Some(0), expected.len()));
+}

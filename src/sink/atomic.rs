@@ -1,0 +1,216 @@
+//! Replacing a file whole or not at all (`fmt --in-place`, `stats
+//! --partial`, `stats --csv`): the new content goes to a temporary file
+//! beside the target, which is synced and renamed over it.
+//!
+//! The temporary file is named `.NAME.XXXXXX.arbiter-tmp` (NAME the
+//! target's name) and locked while it is written, so that no run leaves one
+//! behind: SIGINT, SIGTERM and SIGHUP remove it before the process ends as
+//! the signal says, and one left by a run killed outright (SIGKILL, a crash,
+//! a power cut) is no longer locked, so the next run that writes the same
+//! target removes it.
+
+use std::{
+    ffi::{OsStr, OsString},
+    fs::{self, File},
+    io::{self, BufWriter, Write},
+    os::unix::ffi::OsStrExt,
+    path::{Path, PathBuf},
+    sync::{Mutex, OnceLock, PoisonError},
+};
+
+use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+
+/// The end of every temporary file's name.
+const SUFFIX: &str = ".arbiter-tmp";
+
+/// Random characters in a temporary file's name.
+const RANDOM: usize = 6;
+
+/// At most this much of the target's name goes into the temporary file's,
+/// which must stay within the file system's 255 bytes.
+const NAME_BYTES: usize = 200;
+
+/// The temporary files being written, removed on a terminating signal.
+static LIVE: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+/// A new version of `target` being written; `commit` renames it into place,
+/// and dropping it uncommitted removes it, leaving `target` as it was.
+#[derive(Debug)]
+pub struct Replacement {
+    temp: tempfile::NamedTempFile,
+    target: PathBuf,
+    _live: Live,
+}
+
+/// A temporary file on the list of live ones, taken off when dropped (the
+/// file itself is removed by `NamedTempFile`'s drop, or renamed).
+#[derive(Debug)]
+struct Live(PathBuf);
+
+impl Drop for Live {
+    fn drop(&mut self) {
+        LIVE.lock().unwrap_or_else(PoisonError::into_inner).retain(|live| *live != self.0);
+    }
+}
+
+impl Replacement {
+    /// Starts replacing `target` (whose directory must be writable): sweeps
+    /// the temporary files of earlier runs that were killed, and creates a
+    /// new one, locked and removed on SIGINT, SIGTERM or SIGHUP.
+    pub fn begin(target: &Path) -> io::Result<Replacement> {
+        let dir = target.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        let prefix = prefix(target);
+        sweep(dir, &prefix);
+        handle_signals();
+        let temp = tempfile::Builder::new()
+            .prefix(&prefix)
+            .suffix(SUFFIX)
+            .rand_bytes(RANDOM)
+            .tempfile_in(dir)?;
+        // Until it is committed or removed, the lock says a run owns it.
+        temp.as_file().lock()?;
+        LIVE.lock().unwrap_or_else(PoisonError::into_inner).push(temp.path().to_owned());
+        let live = Live(temp.path().to_owned());
+        Ok(Replacement { temp, target: target.to_owned(), _live: live })
+    }
+
+    /// The temporary file, to write the new content to.
+    pub fn file(&self) -> &File {
+        self.temp.as_file()
+    }
+
+    /// The temporary file's path.
+    pub fn path(&self) -> &Path {
+        self.temp.path()
+    }
+
+    /// Syncs the new content to disk and renames it over the target.
+    pub fn commit(self) -> io::Result<()> {
+        self.temp.as_file().sync_all()?;
+        let Replacement { temp, target, _live } = self;
+        temp.persist(&target).map(drop).map_err(|error| error.error)
+    }
+}
+
+/// Writes `path` whole or not at all. A path that names something other
+/// than a regular file (`/dev/stdout`, a pipe) is written directly.
+pub fn write(path: &Path, write: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> io::Result<()> {
+    if fs::metadata(path).is_ok_and(|meta| !meta.is_file()) {
+        let mut wtr = BufWriter::new(fs::OpenOptions::new().write(true).open(path)?);
+        write(&mut wtr)?;
+        return wtr.flush();
+    }
+    let replacement = Replacement::begin(path)?;
+    let mut wtr = BufWriter::new(replacement.file());
+    write(&mut wtr)?;
+    wtr.flush()?;
+    drop(wtr);
+    // A temporary file is private: give it the permissions of the file it
+    // replaces, or those a new file gets (rw-r--r--).
+    let permissions = match fs::metadata(path) {
+        Ok(meta) => meta.permissions(),
+        Err(_) => std::os::unix::fs::PermissionsExt::from_mode(0o644),
+    };
+    fs::set_permissions(replacement.path(), permissions)?;
+    replacement.commit()
+}
+
+/// The start of the names of `target`'s temporary files: `.NAME.`.
+fn prefix(target: &Path) -> OsString {
+    let name = target.file_name().unwrap_or(OsStr::new("arbiter")).as_bytes();
+    let mut prefix = OsString::from(".");
+    prefix.push(OsStr::from_bytes(&name[..name.len().min(NAME_BYTES)]));
+    prefix.push(".");
+    prefix
+}
+
+/// Removes the temporary files for this target that no run holds: those of
+/// runs that were killed before they could remove them. One that cannot be
+/// opened, locked or removed is left alone.
+fn sweep(dir: &Path, prefix: &OsStr) {
+    let Ok(entries) = fs::read_dir(dir) else { return };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let name = name.as_bytes();
+        let ours = name.len() == prefix.len() + RANDOM + SUFFIX.len()
+            && name.starts_with(prefix.as_bytes())
+            && name.ends_with(SUFFIX.as_bytes());
+        if !ours || !entry.file_type().is_ok_and(|t| t.is_file()) {
+            continue;
+        }
+        let path = entry.path();
+        let Ok(file) = File::open(&path) else { continue };
+        // A live run holds the lock; a dead run's lock went with it.
+        if file.try_lock().is_ok() {
+            let _ = fs::remove_file(&path);
+        }
+    }
+}
+
+/// Installs, once, a thread that removes the live temporary files when the
+/// process is asked to end, then ends it as the signal would have.
+fn handle_signals() {
+    static INSTALLED: OnceLock<()> = OnceLock::new();
+    INSTALLED.get_or_init(|| {
+        // Without the handler, a signal still ends the run safely: the
+        // target is untouched and the next run sweeps the temporary file.
+        let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
+            return;
+        };
+        let _ = std::thread::Builder::new().name("arbiter-signals".into()).spawn(move || {
+            if let Some(signal) = signals.forever().next() {
+                for path in LIVE.lock().unwrap_or_else(PoisonError::into_inner).drain(..) {
+                    let _ = fs::remove_file(path);
+                }
+                let _ = signal_hook::low_level::emulate_default_handler(signal);
+            }
+        });
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_committed_replacement_leaves_only_the_target() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("games.pgn");
+        fs::write(&target, "old").unwrap();
+        write(&target, |wtr| wtr.write_all(b"new")).unwrap();
+        assert_eq!(fs::read(&target).unwrap(), b"new");
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+
+    #[test]
+    fn a_dropped_replacement_leaves_the_target_as_it_was() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("games.pgn");
+        fs::write(&target, "old").unwrap();
+        let replacement = Replacement::begin(&target).unwrap();
+        let temp = replacement.path().to_owned();
+        assert!(temp.exists());
+        drop(replacement);
+        assert!(!temp.exists());
+        assert_eq!(fs::read(&target).unwrap(), b"old");
+    }
+
+    #[test]
+    fn only_unlocked_temporary_files_of_the_same_target_are_swept() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("games.pgn");
+        let dead = dir.path().join(".games.pgn.AbC123.arbiter-tmp");
+        let other = dir.path().join(".other.pgn.AbC123.arbiter-tmp");
+        let unlike = dir.path().join(".games.pgn.tmp");
+        for path in [&dead, &other, &unlike] {
+            fs::write(path, "x").unwrap();
+        }
+        let live = Replacement::begin(&target).unwrap();
+        assert!(!dead.exists(), "a temporary file no run holds is swept");
+        assert!(other.exists() && unlike.exists(), "other files are left alone");
+        // A second run on the same target leaves the first one's file.
+        let second = Replacement::begin(&target).unwrap();
+        assert!(live.path().exists());
+        drop((live, second));
+    }
+}
