@@ -95,6 +95,9 @@ impl<'a> TagSet<'a> {
         for (name, value) in self.iter() {
             list.push(&name, &value);
         }
+        // Kept for the whole run, a game each: no room to grow.
+        list.text.shrink_to_fit();
+        list.ends.shrink_to_fit();
         list
     }
 

@@ -412,3 +412,34 @@ fn r21_sarif_is_streamed_in_bounded_memory() {
     assert!(results >= 40_000, "{results} results");
     assert!(peak_kib < 150 * 1024, "{peak_kib} KiB peak");
 }
+
+/// Issue 21, item 11: `check` holds every game's record and tags, and no
+/// more: its memory grows by a bounded amount per game (the guide says
+/// about 1.2 KB a master game, 2 to 2.5 KB a lichess game, and under 4 KB),
+/// measured as the slope between 20,000 and 80,000 lichess-like games of
+/// seventeen tags and two new players each.
+#[test]
+fn r21_check_memory_grows_linearly_with_the_games() {
+    let dir = tempfile::tempdir().unwrap();
+    let game = |n: usize| {
+        format!(
+            "[Event \"Rated Blitz game\"]\n[Site \"https://lichess.org/{n:08}\"]\n\
+             [Date \"2024.01.01\"]\n[Round \"-\"]\n[White \"player{n}\"]\n\
+             [Black \"opponent{n}\"]\n[Result \"1-0\"]\n[UTCDate \"2024.01.01\"]\n\
+             [UTCTime \"00:00:00\"]\n[WhiteElo \"1500\"]\n[BlackElo \"1500\"]\n\
+             [WhiteRatingDiff \"+6\"]\n[BlackRatingDiff \"-6\"]\n[ECO \"C20\"]\n\
+             [Opening \"King's Pawn Game\"]\n[TimeControl \"180+0\"]\n\
+             [Termination \"Normal\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n\n"
+        )
+    };
+    let mut peaks = Vec::new();
+    for games in [20_000, 80_000] {
+        let file = dir.path().join(format!("{games}.pgn"));
+        std::fs::write(&file, (0..games).map(game).collect::<String>()).unwrap();
+        let args = ["check", "-q", "--format", "jsonl", file.to_str().unwrap()];
+        let Some((_, peak_kib)) = crate::util::peak_memory(&args) else { return };
+        peaks.push(peak_kib);
+    }
+    let per_game = (peaks[1].saturating_sub(peaks[0])) as f64 * 1024.0 / 60_000.0;
+    assert!(per_game < 4.0 * 1024.0, "{per_game:.0} bytes a game ({peaks:?} KiB)");
+}
