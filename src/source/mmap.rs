@@ -1,8 +1,9 @@
-//! Memory-mapping of regular files: the crate's only `unsafe` code.
+//! Memory-mapping of regular files, and the SIGBUS report of a mapped
+//! file truncated under the run: the crate's only `unsafe` code.
 
 #![allow(unsafe_code)]
 
-use std::{fs::File, ops::Range};
+use std::{fs::File, io::Write, mem::ManuallyDrop, ops::Range, os::fd::FromRawFd, sync::Once};
 
 use memmap2::{Advice, Mmap, UncheckedAdvice};
 
@@ -14,9 +15,34 @@ pub fn map(file: &File) -> Option<Mmap> {
     // fault (SIGBUS); like ripgrep, a command-line tool takes that risk for
     // the speed of reading without copies.
     let map = unsafe { Mmap::map(file) }.ok()?;
+    report_truncation();
     // Read-ahead helps a front-to-back scan; failure only costs speed.
     let _ = map.advise(Advice::Sequential);
     (!map.is_empty()).then_some(map)
+}
+
+/// What a run that faults on a mapped file says before it ends.
+const TRUNCATED: &[u8] = b"arbiter: error: an input file was truncated or became unreadable \
+while it was being read (SIGBUS); the run is stopped and its output is incomplete\n";
+
+/// Ends the run with a message and exit status 2 when a mapped file
+/// shrinks under it (another program truncated it: the kernel raises
+/// SIGBUS on the next read of a page past the new end), rather than dying
+/// without one.
+fn report_truncation() {
+    static INSTALLED: Once = Once::new();
+    INSTALLED.call_once(|| {
+        // SAFETY: the action is async-signal-safe: it writes a constant
+        // message with one write(2) and ends the process with _exit(2),
+        // never returning to the faulting read.
+        let _ = unsafe {
+            signal_hook::low_level::register(signal_hook::consts::SIGBUS, || {
+                let stderr = ManuallyDrop::new(File::from_raw_fd(2));
+                let _ = (&*stderr).write_all(TRUNCATED);
+                signal_hook::low_level::exit(2);
+            })
+        };
+    });
 }
 
 /// How far around a faulting address the kernel may map pages that are

@@ -472,3 +472,40 @@ fn r21_a_truncated_compressed_file_gives_its_complete_games() {
     }
     assert!(games.len() < whole.len());
 }
+
+/// Issue 21, item 22: a plain file is read through a memory map, and a
+/// program that truncates it meanwhile makes the next read fault (SIGBUS).
+/// The run ends with a message and exit status 2, not silently killed.
+/// Made deterministic by a full output pipe: arbiter stalls with most of
+/// the file unread, the file is truncated, then the pipe is drained.
+#[test]
+fn r21_a_file_truncated_while_it_is_read_is_reported() {
+    use std::{
+        io::Read,
+        process::{Command, Stdio},
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("shrinking.pgn");
+    // 32 MB: far more than one worker's chunks in flight (4 × 2 MiB).
+    let sample = std::fs::read(fixture("sample.pgn")).unwrap();
+    std::fs::write(&file, sample.repeat(70)).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(["games", "-q", "-j", "1", "--format", "jsonl"])
+        .arg(&file)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    // The first records: the file is mapped and being read.
+    let mut first = [0; 4096];
+    stdout.read_exact(&mut first).unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    std::fs::OpenOptions::new().write(true).open(&file).unwrap().set_len(0).unwrap();
+    stdout.read_to_end(&mut Vec::new()).unwrap();
+    let output = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{}: {stderr}", output.status);
+    assert!(stderr.contains("truncated or became unreadable while it was being read"), "{stderr}");
+}
