@@ -24,6 +24,10 @@ pub enum Command {
     Validate(ValidateArgs),
     /// Print one record per game (CSV with a header, or JSON Lines).
     Games(GamesArgs),
+    /// Write the games that match the predicates, byte for byte as they
+    /// are in the input (or their records), and optionally the others
+    /// apart: together the two hold every game of the input once.
+    Filter(FilterArgs),
     /// Check a tournament's games before publishing: everything `validate`
     /// finds, plus headers, pairings, players and results across the games.
     ///
@@ -77,12 +81,189 @@ pub struct InputArgs {
     pub quiet: bool,
 }
 
+/// Which games a command reads: predicates on the tags, on what arbiter
+/// found, and on the positions and moves. Different predicates must all
+/// hold; the values of a repeated one are alternatives; a value written
+/// `!VALUE` excludes the games it matches.
+#[derive(Debug, Args, Default)]
+#[command(next_help_heading = "Selecting games")]
+pub struct SelectArgs {
+    /// A player, either colour: case, accents, word order and initials do
+    /// not matter ("carlsen, m" finds "Magnus Carlsen"); one word finds
+    /// every name with that word.
+    #[arg(long, value_name = "NAME")]
+    pub player: Vec<String>,
+    /// White's name, as `--player` matches it.
+    #[arg(long, value_name = "NAME")]
+    pub white: Vec<String>,
+    /// Black's name, as `--player` matches it.
+    #[arg(long, value_name = "NAME")]
+    pub black: Vec<String>,
+    /// The `Event` tag contains TEXT (case ignored).
+    #[arg(long, value_name = "TEXT")]
+    pub event: Vec<String>,
+    /// The `Site` tag contains TEXT (case ignored).
+    #[arg(long, value_name = "TEXT")]
+    pub site: Vec<String>,
+    /// The `Round` tag is ROUND, or a game of it (`3` finds `3` and `3.1`).
+    #[arg(long, value_name = "ROUND")]
+    pub round: Vec<String>,
+    /// The `Date` lies wholly within FROM..TO (each `YYYY`, `YYYY.MM` or
+    /// `YYYY.MM.DD`; either end may be left open: `2020..`).
+    #[arg(long, value_name = "FROM..TO")]
+    pub date: Vec<String>,
+    /// Both players' ratings within MIN..MAX (`2500..`, `..1800`).
+    #[arg(long, value_name = "MIN..MAX")]
+    pub elo: Vec<String>,
+    /// At least one player's rating within MIN..MAX.
+    #[arg(long, value_name = "MIN..MAX")]
+    pub either_elo: Vec<String>,
+    /// The players' mean rating within MIN..MAX.
+    #[arg(long, value_name = "MIN..MAX")]
+    pub average_elo: Vec<String>,
+    /// White's rating within MIN..MAX.
+    #[arg(long, value_name = "MIN..MAX")]
+    pub white_elo: Vec<String>,
+    /// Black's rating within MIN..MAX.
+    #[arg(long, value_name = "MIN..MAX")]
+    pub black_elo: Vec<String>,
+    /// The rating gap, either way, within MIN..MAX.
+    #[arg(long, value_name = "MIN..MAX")]
+    pub elo_diff: Vec<String>,
+    /// The `Result` tag: 1-0, 0-1, 1/2-1/2 or *.
+    #[arg(long, value_name = "RESULT")]
+    pub result: Vec<String>,
+    /// The `ECO` code within FROM..TO (`B90..B99`), or one code or prefix
+    /// (`B9`).
+    #[arg(long, value_name = "FROM..TO")]
+    pub eco: Vec<String>,
+    /// The `Opening` tag contains TEXT (case ignored).
+    #[arg(long, value_name = "TEXT")]
+    pub opening: Vec<String>,
+    /// The variant: standard, chess960, atomic, antichess, kingofthehill,
+    /// threecheck, crazyhouse, racingkings, horde (lichess's names too).
+    #[arg(long, value_name = "NAME")]
+    pub variant: Vec<String>,
+    /// The speed class of `TimeControl`, as `stats` counts it: ultrabullet,
+    /// bullet, blitz, rapid, classical, correspondence or unknown.
+    #[arg(long, value_name = "CLASS")]
+    pub speed: Vec<String>,
+    /// lichess's `Termination` tag is TEXT (case ignored): normal, time
+    /// forfeit, abandoned, rules infraction...
+    #[arg(long, value_name = "TEXT")]
+    pub termination_tag: Vec<String>,
+    /// Any tag: `NAME=VALUE` (exactly), or `NAME~PATTERN` (a regular
+    /// expression found in the value).
+    #[arg(long, value_name = "NAME=VALUE")]
+    pub tag: Vec<String>,
+    /// Every move legal and the start position valid.
+    #[arg(long, conflicts_with = "invalid")]
+    pub valid: bool,
+    /// An invalid move or start position.
+    #[arg(long)]
+    pub invalid: bool,
+    /// The game's first error is of KIND (`illegal_move`, ...), or `any`
+    /// for a game with any error (an invalid move, a contradicted result,
+    /// moves after the end).
+    #[arg(long, value_name = "KIND")]
+    pub error: Vec<String>,
+    /// A finding of this code (`W301` or `missing-tag`).
+    #[arg(long, value_name = "CODE")]
+    pub code: Vec<String>,
+    /// The game ended at once by this rule: checkmate, stalemate,
+    /// insufficient_material, fivefold_repetition, seventyfive_moves,
+    /// variant_win, variant_draw.
+    #[arg(long, value_name = "END")]
+    pub ending: Vec<String>,
+    /// A draw could be claimed: threefold or fifty.
+    #[arg(long, value_name = "RULE")]
+    pub claimable: Vec<String>,
+    /// Moves were played after the game had ended.
+    #[arg(long)]
+    pub moves_after_end: bool,
+    /// The result contradicts the final position.
+    #[arg(long)]
+    pub inconsistent_result: bool,
+    /// The number of mainline plies within MIN..MAX.
+    #[arg(long, value_name = "MIN..MAX")]
+    pub plies: Vec<String>,
+    /// The mainline reached this position (pieces, side to move, castling
+    /// rights, and en passant only when a capture is legal; transpositions
+    /// count).
+    #[arg(long, value_name = "FEN")]
+    pub fen: Vec<String>,
+    /// The mainline reached this placement of pieces (a FEN's first field).
+    #[arg(long, value_name = "BOARD")]
+    pub placement: Vec<String>,
+    /// The mainline reached this material: `KRPvKR`, either side's first
+    /// unless `--material-strict`.
+    #[arg(long, value_name = "SIG")]
+    pub material: Vec<String>,
+    /// The last position has this material (as `--material`).
+    #[arg(long, value_name = "SIG")]
+    pub final_material: Vec<String>,
+    /// Material signatures give White's pieces first.
+    #[arg(long)]
+    pub material_strict: bool,
+    /// The game starts, from the standard position, with these moves
+    /// ("1. e4 c5 2. Nf3", numbers optional).
+    #[arg(long, value_name = "MOVES")]
+    pub moves: Vec<String>,
+    /// `--fen`, `--placement` and `--material` look at this ply only (0:
+    /// the start position).
+    #[arg(long, value_name = "N")]
+    pub ply: Option<u32>,
+}
+
+/// Arguments of `filter`.
+#[derive(Debug, Args)]
+pub struct FilterArgs {
+    /// Inputs.
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// Which games.
+    #[command(flatten)]
+    pub select: SelectArgs,
+    /// What to write of the matching games.
+    #[arg(long, value_enum, default_value_t = FilterFormat::Pgn)]
+    pub format: FilterFormat,
+    /// Write the matching games to FILE (compressed when it ends in .zst
+    /// or .gz) [default: standard output].
+    #[arg(long, short = 'o', value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Write the other games, as they are in the input, to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub rejects: Option<PathBuf>,
+    /// Print only the number of matching games.
+    #[arg(long, conflicts_with_all = ["output", "format"])]
+    pub count: bool,
+    /// Stop after N matching games.
+    #[arg(long, value_name = "N")]
+    pub limit: Option<u64>,
+}
+
+/// What `filter` writes of a matching game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FilterFormat {
+    /// The game's own bytes, as in the input.
+    Pgn,
+    /// The game in export format, as `fmt` writes it.
+    PgnExport,
+    /// Its record, as JSON Lines (as `games`).
+    Jsonl,
+    /// Its record, as CSV (as `games`).
+    Csv,
+}
+
 /// Arguments of `validate`.
 #[derive(Debug, Args)]
 pub struct ValidateArgs {
     /// Inputs.
     #[command(flatten)]
     pub input: InputArgs,
+    /// Which games.
+    #[command(flatten)]
+    pub select: SelectArgs,
     /// Output format: diagnostics for people, or the records of the games
     /// with findings as JSON Lines.
     #[arg(long, value_enum, default_value_t = ValidateFormat::Text)]
@@ -113,6 +294,9 @@ pub struct GamesArgs {
     /// Inputs.
     #[command(flatten)]
     pub input: InputArgs,
+    /// Which games.
+    #[command(flatten)]
+    pub select: SelectArgs,
     /// Output format.
     #[arg(long, value_enum, default_value_t = GamesFormat::Csv)]
     pub format: GamesFormat,
@@ -160,6 +344,9 @@ pub struct StatsArgs {
     /// Inputs.
     #[command(flatten)]
     pub input: InputArgs,
+    /// Which games.
+    #[command(flatten)]
+    pub select: SelectArgs,
     /// Outputs.
     #[command(flatten)]
     pub report: ReportArgs,

@@ -7,14 +7,15 @@
 use std::path::PathBuf;
 
 use crate::{
-    cli::{Command, InputArgs, ValidateFormat},
+    cli::{Command, FilterFormat, InputArgs, SelectArgs, ValidateFormat},
     pipeline::{DEFAULT_CHUNK_SIZE, PipelineOptions},
     replay::ReplayOptions,
+    select::{self, Key, Selection},
     source,
 };
 
 /// What a command reads and how.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub struct Config {
     /// The input files, directories expanded, in order (`-`: standard input).
     pub files: Vec<PathBuf>,
@@ -24,44 +25,64 @@ pub struct Config {
     pub replay: ReplayOptions,
     /// How input is read and spread over threads.
     pub pipeline: PipelineOptions,
+    /// Which games the command is shown (every game, unless it takes
+    /// predicates).
+    pub selection: Selection,
     /// No progress bar.
     pub quiet: bool,
 }
 
 impl Config {
-    /// The configuration of `command` (`merge` reads no games: none).
-    pub fn of(command: &Command) -> Config {
-        let (input, replay) = match command {
+    /// The configuration of `command` (`merge` reads no games: none); an
+    /// error for a predicate that cannot be read.
+    pub fn of(command: &Command) -> anyhow::Result<Config> {
+        let everything = SelectArgs::default();
+        let (input, replay, select) = match command {
             Command::Validate(args) => {
                 // JSON Lines records carry the final position.
                 let final_fen = args.format == ValidateFormat::Jsonl;
-                (&args.input, ReplayOptions { final_fen, ..ReplayOptions::default() })
+                (&args.input, ReplayOptions { final_fen, ..ReplayOptions::default() }, &args.select)
             }
-            Command::Games(args) => {
-                (&args.input, ReplayOptions { final_fen: true, ..ReplayOptions::default() })
+            Command::Games(args) => (
+                &args.input,
+                ReplayOptions { final_fen: true, ..ReplayOptions::default() },
+                &args.select,
+            ),
+            Command::Filter(args) => {
+                // Records carry the final position, as `games`' do.
+                let records = matches!(args.format, FilterFormat::Jsonl | FilterFormat::Csv);
+                // Export writes variations, so they are replayed.
+                let variations = args.format == FilterFormat::PgnExport;
+                (&args.input, ReplayOptions { final_fen: records, variations }, &args.select)
             }
-            Command::Check(args) => {
-                (&args.input, ReplayOptions { final_fen: true, ..ReplayOptions::default() })
-            }
-            Command::Crosstable(args) => (&args.input, ReplayOptions::default()),
-            Command::Stats(args) => (&args.input, ReplayOptions::default()),
+            Command::Check(args) => (
+                &args.input,
+                ReplayOptions { final_fen: true, ..ReplayOptions::default() },
+                &everything,
+            ),
+            Command::Crosstable(args) => (&args.input, ReplayOptions::default(), &everything),
+            Command::Stats(args) => (&args.input, ReplayOptions::default(), &args.select),
             // Variations are written too, so they are replayed.
-            Command::Fmt(args) => {
-                (&args.input, ReplayOptions { variations: true, ..ReplayOptions::default() })
-            }
+            Command::Fmt(args) => (
+                &args.input,
+                ReplayOptions { variations: true, ..ReplayOptions::default() },
+                &everything,
+            ),
             Command::Merge(_) => {
                 let pipeline = PipelineOptions { jobs: 1, chunk_size: DEFAULT_CHUNK_SIZE };
                 let replay = ReplayOptions::default();
-                return Config {
+                return Ok(Config {
                     files: Vec::new(),
                     loops: Vec::new(),
                     replay,
                     pipeline,
+                    selection: Selection::everything(),
                     quiet: true,
-                };
+                });
             }
         };
-        Config::new(input, replay)
+        let selection = selection(select).map_err(anyhow::Error::msg)?;
+        Ok(Config { selection, ..Config::new(input, replay) })
     }
 
     /// The configuration of the input arguments `input`, with `replay`
@@ -74,6 +95,54 @@ impl Config {
             .chunk_size
             .map_or(DEFAULT_CHUNK_SIZE, |size| size.try_into().unwrap_or(usize::MAX));
         let pipeline = PipelineOptions { jobs, chunk_size };
-        Config { files, loops, replay, pipeline, quiet: input.quiet }
+        let selection = Selection::everything();
+        Config { files, loops, replay, pipeline, selection, quiet: input.quiet }
     }
+}
+
+/// The predicates of `args`, parsed.
+fn selection(args: &SelectArgs) -> Result<Selection, String> {
+    let mut builder = select::Builder::default();
+    builder.strict_material(args.material_strict).anchor(args.ply).flags(
+        args.valid,
+        args.invalid,
+        args.moves_after_end,
+        args.inconsistent_result,
+    );
+    let predicates = [
+        (Key::Player, &args.player),
+        (Key::White, &args.white),
+        (Key::Black, &args.black),
+        (Key::Event, &args.event),
+        (Key::Site, &args.site),
+        (Key::Round, &args.round),
+        (Key::Date, &args.date),
+        (Key::Elo, &args.elo),
+        (Key::EitherElo, &args.either_elo),
+        (Key::AverageElo, &args.average_elo),
+        (Key::WhiteElo, &args.white_elo),
+        (Key::BlackElo, &args.black_elo),
+        (Key::EloDiff, &args.elo_diff),
+        (Key::Result, &args.result),
+        (Key::Eco, &args.eco),
+        (Key::Opening, &args.opening),
+        (Key::Variant, &args.variant),
+        (Key::Speed, &args.speed),
+        (Key::TerminationTag, &args.termination_tag),
+        (Key::Tag, &args.tag),
+        (Key::Error, &args.error),
+        (Key::Code, &args.code),
+        (Key::Ending, &args.ending),
+        (Key::Claimable, &args.claimable),
+        (Key::Plies, &args.plies),
+        (Key::Fen, &args.fen),
+        (Key::Placement, &args.placement),
+        (Key::Material, &args.material),
+        (Key::FinalMaterial, &args.final_material),
+        (Key::Moves, &args.moves),
+    ];
+    for (key, values) in predicates {
+        builder.add(key, values)?;
+    }
+    Ok(builder.build())
 }

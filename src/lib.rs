@@ -33,6 +33,7 @@ pub mod pipeline;
 pub mod progress;
 pub mod record;
 pub mod replay;
+pub mod select;
 pub mod sink;
 pub mod source;
 pub mod stats;

@@ -140,16 +140,17 @@ pub fn fold<O>(
     replay: ReplayOptions,
     options: PipelineOptions,
     progress: &Progress,
+    observer: impl Fn() -> O,
 ) -> io::Result<(O, Inputs)>
 where
-    O: Observer<Output = ()> + Default + Merge + Send,
+    O: Observer<Output = ()> + Merge + Send,
 {
     // One per worker thread (by rayon's index), so each lock is only ever
     // taken by its own thread. It is held while a chunk is replayed, which
     // panics on no input; were it to, rayon would end the run with that
     // panic, so a poisoned lock is not treated apart.
     let observers: Vec<Mutex<O>> =
-        (0..options.jobs.max(1)).map(|_| Mutex::new(O::default())).collect();
+        (0..options.jobs.max(1)).map(|_| Mutex::new(observer())).collect();
     let fold_chunk = |replayer: &mut Replayer, chunk: &Chunk| {
         let worker = rayon::current_thread_index().unwrap_or(0) % observers.len();
         let mut observer = observers[worker].lock().unwrap_or_else(PoisonError::into_inner);
@@ -174,10 +175,10 @@ where
         })?;
         Ok(inputs)
     })?;
-    let mut total = O::default();
-    observers
-        .into_iter()
-        .for_each(|o| total.merge(o.into_inner().unwrap_or_else(PoisonError::into_inner)));
+    let mut observers =
+        observers.into_iter().map(|o| o.into_inner().unwrap_or_else(PoisonError::into_inner));
+    let mut total = observers.next().unwrap_or_else(observer);
+    observers.for_each(|o| total.merge(o));
     Ok((total, inputs))
 }
 
@@ -303,8 +304,9 @@ fn deliver<T>(
                     }
                 }
                 index += count.games;
+                summary.read += count.games;
                 lines_before += count.lines;
-                progress.games(summary.games);
+                progress.games(summary.read);
             }
             Outcome::Failed(error) => {
                 (index, lines_before) = (0, 0);

@@ -4,6 +4,7 @@
 
 mod check;
 mod crosstable;
+mod filter;
 mod fmt;
 mod games;
 mod merge;
@@ -19,16 +20,18 @@ use crate::{
     pipeline,
     progress::Progress,
     replay::observer::Observer,
+    select::Selected,
     sink::{Sink, Summary},
     source,
 };
 
 /// Runs a parsed command line.
 pub fn run(command: Command) -> anyhow::Result<ExitStatus> {
-    let run = Run::new(Config::of(&command));
+    let run = Run::new(Config::of(&command)?);
     match command {
         Command::Validate(args) => validate::run(args, &run),
         Command::Games(args) => games::run(args, &run),
+        Command::Filter(args) => filter::run(args, &run),
         Command::Check(args) => check::run(args, &run),
         Command::Crosstable(args) => crosstable::run(args, &run),
         Command::Stats(args) => stats::run(args, &run),
@@ -64,7 +67,12 @@ impl Run {
         observer: impl Fn() -> O + Sync,
         sink: &mut dyn Sink<O::Output>,
     ) -> io::Result<Summary> {
-        let Config { files, replay, pipeline, .. } = &self.config;
-        pipeline::run(files, *replay, *pipeline, &self.progress, observer, sink)
+        let Config { files, replay, pipeline, selection, .. } = &self.config;
+        if selection.is_everything() {
+            pipeline::run(files, *replay, *pipeline, &self.progress, observer, sink)
+        } else {
+            let selected = || Selected::new(selection.clone(), observer());
+            pipeline::run(files, *replay, *pipeline, &self.progress, selected, sink)
+        }
     }
 }

@@ -8,14 +8,28 @@ use crate::{
     cli::{ReportArgs, StatsArgs},
     exit::ExitStatus,
     pipeline,
+    select::Selected,
     stats::{Counter, report},
 };
 
 /// Runs `stats`.
 pub(super) fn run(args: StatsArgs, run: &super::Run) -> anyhow::Result<ExitStatus> {
     let config = &run.config;
-    let (counter, inputs) =
-        pipeline::fold::<Counter>(&config.files, config.replay, config.pipeline, &run.progress)?;
+    let (counter, inputs) = if config.selection.is_everything() {
+        pipeline::fold(
+            &config.files,
+            config.replay,
+            config.pipeline,
+            &run.progress,
+            Counter::default,
+        )?
+    } else {
+        let (selected, inputs) =
+            pipeline::fold(&config.files, config.replay, config.pipeline, &run.progress, || {
+                Selected::new(config.selection.clone(), Counter::default())
+            })?;
+        (selected.inner, inputs)
+    };
     let stats = counter.counted.finish();
     report::write(&stats, &outputs(&args.report), &mut io::stdout().lock())?;
     Ok(if inputs.input_errors > 0 { ExitStatus::Error } else { ExitStatus::Clean })

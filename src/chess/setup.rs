@@ -51,6 +51,18 @@ fn rules_of(tag: Option<&str>) -> Rules {
     }
 }
 
+/// The variant a `Variant` tag stands for, by the name records give it
+/// (`chess`, `chess960`, `atomic`, `3check`...); a variant arbiter does not
+/// know by its own name, in lower case.
+pub fn variant_name(tag: Option<&str>) -> Cow<'static, str> {
+    match rules_of(tag) {
+        Rules::Standard => "chess".into(),
+        Rules::Chess960 => "chess960".into(),
+        Rules::Lichess(variant) => variant.uci().into(),
+        Rules::Unknown(name) => name.trim().to_lowercase().into(),
+    }
+}
+
 /// Sets up the start position from the `Variant` and `FEN` tags; returns
 /// the variant's name too.
 pub fn start_position(

@@ -2,12 +2,14 @@
 //! the bytes ([`split`], [`cursor`]), the movetext's tokens ([`lexer`]), the
 //! tags as written ([`tags`]) and the export format ([`writer`]); [`chunk`]
 //! cuts an input where a game provably begins, for the workers; typed tag
-//! values are in [`values`]. Nothing here knows a position or a rule (the
+//! values are in [`values`], players' names folded for comparison in
+//! [`names`]. Nothing here knows a position or a rule (the
 //! writer takes moves already in SAN).
 
 pub mod chunk;
 pub mod cursor;
 pub mod lexer;
+pub mod names;
 pub mod split;
 pub mod tags;
 pub mod values;

@@ -68,8 +68,8 @@ impl Replayer {
 
     /// Replays every game of `chunk`, showing each to `observer` and handing
     /// `emit` its record and what the observer made of it, as soon as they
-    /// are made. A game the observer skips (at its tags) has no record but
-    /// is counted. Each record's index counts games from the chunk's first
+    /// are made. A game the observer skips (at its tags, or by `keep`) has
+    /// no record but is counted. Each record's index counts games from the chunk's first
     /// (1) and its lines count from the chunk's first line (1): the
     /// pipeline makes both the input's when it puts records in order.
     pub fn replay<O: Observer>(
@@ -165,6 +165,9 @@ impl Replayer {
         let end = games.finish_game(&span, lexer);
         let mut record = record(chunk, span, variant, facts, warnings, tags);
         record.index = index;
+        if observer.keep(&record).is_break() {
+            return None;
+        }
         let game = GameEnd {
             record: &record,
             tags,

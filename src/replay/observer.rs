@@ -87,6 +87,14 @@ pub trait Observer {
     /// A variation ends (only when variations are replayed).
     fn end_variation(&mut self) {}
 
+    /// The game has been replayed and its record made. `Break` drops the
+    /// game as a `Break` from `tags` does, once what only the replay can
+    /// tell (the moves, the verdict) is known: `end_game` is not called and
+    /// no record is made.
+    fn keep(&mut self, _record: &GameRecord) -> ControlFlow<()> {
+        ControlFlow::Continue(())
+    }
+
     /// The game is over; its record is made.
     fn end_game(&mut self, game: &GameEnd<'_, '_>) -> Self::Output;
 }
@@ -144,8 +152,28 @@ impl<A: Observer, B: Observer> Observer for (A, B) {
         self.1.end_variation();
     }
 
+    fn keep(&mut self, record: &GameRecord) -> ControlFlow<()> {
+        self.0.keep(record)?;
+        self.1.keep(record)
+    }
+
     fn end_game(&mut self, game: &GameEnd<'_, '_>) -> Self::Output {
         (self.0.end_game(game), self.1.end_game(game))
+    }
+}
+
+/// Keeps each game's bytes as they are in the input (`filter`): from its
+/// first byte to the next game's, the first game of an input with what
+/// comes before it, so that the texts of all the games of an input, in
+/// order, are the input.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct GameText;
+
+impl Observer for GameText {
+    type Output = Vec<u8>;
+
+    fn end_game(&mut self, game: &GameEnd<'_, '_>) -> Self::Output {
+        game.text.to_vec()
     }
 }
 

@@ -11,7 +11,10 @@ pub struct Summary {
     pub files: u64,
     /// Inputs that could not be opened or read to the end.
     pub input_errors: u64,
-    /// Games read.
+    /// Games read, selected or not.
+    pub read: u64,
+    /// Games selected (every game read, without predicates): those the
+    /// sink was given.
     pub games: u64,
     /// Games whose every move is well-formed and legal.
     pub valid: u64,
@@ -46,10 +49,15 @@ impl Summary {
         let plural = |n: u64, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
         // Games without and with errors add up; those with an invalid move
         // or start are some of the latter.
+        let games = if self.read > self.games {
+            format!("{} of {} selected", self.games, plural(self.read, "game"))
+        } else {
+            plural(self.games, "game")
+        };
         writeln!(
             wtr,
             "{} in {}: {} without errors, {} with errors ({} with an invalid move or start), {} with warnings",
-            plural(self.games, "game"),
+            games,
             plural(self.files + self.input_errors, "file"),
             self.games.saturating_sub(self.with_errors),
             self.with_errors,

@@ -8,93 +8,14 @@
 
 use std::borrow::Cow;
 
-use serde::{Deserialize, Serialize};
-
+pub use crate::pgn::values::Speed;
 use crate::{
     openings::{OpeningBook, OpeningId},
     pgn::{
         tags::TagSet,
-        values::{Date, TimeControl, known, rating},
+        values::{Date, known, rating},
     },
 };
-
-/// Lichess's speed classes, by estimated duration = base + 40 × increment
-/// seconds (lila's `Speed`), plus `unknown`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Speed {
-    /// Under 30 s.
-    UltraBullet,
-    /// 30 s to 179 s.
-    Bullet,
-    /// 180 s to 479 s.
-    Blitz,
-    /// 480 s to 1499 s.
-    Rapid,
-    /// 1500 s to 21599 s, and `moves/seconds` controls of classical games.
-    Classical,
-    /// 21600 s (6 h) or more, or `-` (lichess's tag for correspondence).
-    Correspondence,
-    /// No `TimeControl` tag, `?`, or a value that cannot be read.
-    Unknown,
-}
-
-impl Speed {
-    /// Every class, fastest first.
-    pub const ALL: [Speed; 7] = [
-        Speed::UltraBullet,
-        Speed::Bullet,
-        Speed::Blitz,
-        Speed::Rapid,
-        Speed::Classical,
-        Speed::Correspondence,
-        Speed::Unknown,
-    ];
-
-    /// The class's name in every output.
-    pub fn name(self) -> &'static str {
-        match self {
-            Speed::UltraBullet => "ultrabullet",
-            Speed::Bullet => "bullet",
-            Speed::Blitz => "blitz",
-            Speed::Rapid => "rapid",
-            Speed::Classical => "classical",
-            Speed::Correspondence => "correspondence",
-            Speed::Unknown => "unknown",
-        }
-    }
-
-    /// The estimated durations in seconds the class covers, inclusive
-    /// (`None` for an open end, or for `unknown`).
-    pub fn seconds(self) -> (Option<u64>, Option<u64>) {
-        match self {
-            Speed::UltraBullet => (Some(0), Some(29)),
-            Speed::Bullet => (Some(30), Some(179)),
-            Speed::Blitz => (Some(180), Some(479)),
-            Speed::Rapid => (Some(480), Some(1499)),
-            Speed::Classical => (Some(1500), Some(21599)),
-            Speed::Correspondence => (Some(21600), None),
-            Speed::Unknown => (None, None),
-        }
-    }
-
-    /// The class of a `TimeControl` tag value (`pgn::values`): by the
-    /// first period's base and increment; `-` (lichess's correspondence)
-    /// is correspondence.
-    pub fn of(time_control: Option<&str>) -> Speed {
-        match time_control.and_then(TimeControl::first_period) {
-            None | Some(TimeControl::Unknown) => Speed::Unknown,
-            Some(TimeControl::Untimed) => Speed::Correspondence,
-            Some(TimeControl::Timed { base, increment }) => {
-                let estimate = base.saturating_add(increment.saturating_mul(40));
-                Speed::ALL
-                    .into_iter()
-                    .find(|speed| speed.seconds().1.is_none_or(|max| estimate <= max))
-                    .unwrap_or(Speed::Correspondence)
-            }
-        }
-    }
-}
 
 /// The tags the statistics are keyed by, interpreted.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -9,101 +9,12 @@
 
 use std::collections::HashMap;
 
-use unicode_normalization::UnicodeNormalization;
-
+pub use crate::pgn::names::{compatible, fold, same_person, sorted};
 use crate::{
     diagnostic::{Finding, codes::Code},
     pgn::values::stated,
     tournament::{Game, event},
 };
-
-/// The words of a name, folded: lower case, accents removed, split at
-/// anything that is not a letter or a digit. `"Carlsén, Magnus"` →
-/// `["carlsen", "magnus"]`.
-pub fn fold(name: &str) -> Vec<String> {
-    let mut folded = String::with_capacity(name.len());
-    for c in name.nfd() {
-        if is_combining_mark(c) {
-            continue;
-        }
-        // Letters that do not decompose into a base letter and an accent.
-        let plain = match c {
-            'ø' | 'Ø' => "o",
-            'ł' | 'Ł' => "l",
-            'đ' | 'Đ' | 'ð' | 'Ð' => "d",
-            'ß' => "ss",
-            'æ' | 'Æ' => "ae",
-            'œ' | 'Œ' => "oe",
-            'þ' | 'Þ' => "th",
-            'ı' => "i",
-            c if c.is_alphanumeric() => {
-                folded.extend(c.to_lowercase());
-                continue;
-            }
-            _ => " ",
-        };
-        folded.push_str(plain);
-    }
-    folded.split_whitespace().map(str::to_owned).collect()
-}
-
-/// Unicode combining diacritical marks (the blocks NFD moves accents to).
-fn is_combining_mark(c: char) -> bool {
-    matches!(c, '\u{300}'..='\u{36f}' | '\u{1ab0}'..='\u{1aff}' | '\u{1dc0}'..='\u{1dff}' | '\u{20d0}'..='\u{20ff}' | '\u{fe20}'..='\u{fe2f}')
-}
-
-/// Names longer than this many words are only compared whole (matching
-/// initials word by word is exponential in the number of words).
-const MAX_WORDS: usize = 8;
-
-/// Whether two folded names can be one person's: the shorter has at least
-/// two words, each matching a distinct word of the longer either exactly
-/// or as its initial, and at least one word of two letters or more matches
-/// exactly. Equal names after sorting their words are one person's too.
-pub fn compatible(a: &[String], b: &[String]) -> bool {
-    let (short, long) = if a.len() <= b.len() { (a, b) } else { (b, a) };
-    if sorted(short) == sorted(long) {
-        return !short.is_empty();
-    }
-    if short.len() < 2 || long.len() > MAX_WORDS {
-        return false;
-    }
-    assign(short, long, &mut [false; MAX_WORDS], false)
-}
-
-/// Backtracking match of the words of `rest` to unused words of `long`.
-fn assign(rest: &[String], long: &[String], used: &mut [bool; MAX_WORDS], exact: bool) -> bool {
-    let Some((word, rest)) = rest.split_first() else { return exact };
-    for (j, other) in long.iter().enumerate() {
-        if used[j] {
-            continue;
-        }
-        let same = word == other;
-        let initial = |i: &str, full: &str| {
-            let mut chars = i.chars();
-            chars.next().is_some_and(|c| chars.next().is_none() && full.starts_with(c))
-        };
-        if same || initial(word, other) || initial(other, word) {
-            used[j] = true;
-            if assign(rest, long, used, exact || (same && word.chars().nth(1).is_some())) {
-                return true;
-            }
-            used[j] = false;
-        }
-    }
-    false
-}
-
-fn sorted(words: &[String]) -> Vec<&str> {
-    let mut words: Vec<&str> = words.iter().map(String::as_str).collect();
-    words.sort_unstable();
-    words
-}
-
-/// Whether two names as written can be one person's.
-pub fn same_person(a: &str, b: &str) -> bool {
-    compatible(&fold(a), &fold(b))
-}
 
 /// The players of one event.
 #[derive(Debug, Default)]

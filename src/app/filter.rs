@@ -1,0 +1,256 @@
+//! `arbiter filter`: the games that match the predicates, as their own
+//! bytes (or in export format, or as records), to standard output or a
+//! file; with `--rejects`, the others to a second file, so that the two
+//! hold every game of the input once.
+
+use std::{
+    fs::File,
+    io::{self, BufWriter, Write},
+    ops::ControlFlow,
+    path::Path,
+};
+
+use anyhow::Context;
+
+use crate::{
+    cli::{FilterArgs, FilterFormat},
+    exit::ExitStatus,
+    export::{Export, Exporter},
+    pipeline,
+    record::GameRecord,
+    replay::observer::GameText,
+    select::Partitioned,
+    sink::{CsvSink, JsonlSink, Limit, PgnSink, Sink, Summary, atomic::Replacement},
+    source::InputError,
+};
+
+/// Runs `filter`.
+pub(super) fn run(args: FilterArgs, run: &super::Run) -> anyhow::Result<ExitStatus> {
+    let mut output = Output::open(args.output.as_deref(), run)?;
+    let limit = args.limit.unwrap_or(u64::MAX);
+    let (summary, matched) = if args.count {
+        let mut sink = Limit::new(Count::default(), limit);
+        let summary = run.games(|| (), &mut sink)?;
+        writeln!(run.progress.writer(), "{}", sink.sink.0)?;
+        (summary, sink.sink.0)
+    } else if let Some(path) = &args.rejects {
+        let mut rejects = Output::open(Some(path), run)?;
+        let summary = partition(&args, run, &mut output, &mut rejects)?;
+        rejects.finish().with_context(|| format!("writing {}", path.display()))?;
+        let matched = summary.1;
+        (summary.0, matched)
+    } else {
+        let wtr = output.writer();
+        let summary = match args.format {
+            FilterFormat::Pgn => run.games(|| GameText, &mut Limit::new(TextSink(wtr), limit))?,
+            FilterFormat::PgnExport => {
+                let mut sink = Limit::new(PgnSink::new(wtr, false), limit);
+                run.games(|| Exporter::new(run.config.replay), &mut sink)?
+            }
+            FilterFormat::Jsonl => run.games(|| (), &mut Limit::new(JsonlSink::new(wtr), limit))?,
+            FilterFormat::Csv => run.games(|| (), &mut Limit::new(CsvSink::new(wtr)?, limit))?,
+        };
+        let matched = summary.games;
+        (summary, matched)
+    };
+    output.finish().context("writing the output")?;
+    if !run.config.quiet {
+        run.progress.suspend(|| {
+            writeln!(io::stderr().lock(), "filter: {matched} of {} games matched", summary.read)
+        })?;
+    }
+    Ok(if summary.input_errors > 0 {
+        ExitStatus::Error
+    } else if matched == 0 {
+        ExitStatus::Findings
+    } else {
+        ExitStatus::Clean
+    })
+}
+
+/// Every game replayed, each to the output or the rejects.
+fn partition(
+    args: &FilterArgs,
+    run: &super::Run,
+    output: &mut Output,
+    rejects: &mut Output,
+) -> anyhow::Result<(Summary, u64)> {
+    let config = &run.config;
+    let selection = &config.selection;
+    let rejects = TextSink(rejects.writer());
+    macro_rules! go {
+        ($observer:expr, $sink:expr) => {{
+            let mut split = Split { selected: $sink, rejects, matched: 0 };
+            let summary = pipeline::run(
+                &config.files,
+                config.replay,
+                config.pipeline,
+                &run.progress,
+                || Partitioned::new(selection.clone(), (GameText, $observer)),
+                &mut split,
+            )?;
+            (summary, split.matched)
+        }};
+    }
+    let wtr = output.writer();
+    Ok(match args.format {
+        FilterFormat::Pgn => go!((), TextSink(wtr)),
+        FilterFormat::PgnExport => go!(Exporter::new(config.replay), PgnSink::new(wtr, false)),
+        FilterFormat::Jsonl => go!((), JsonlSink::new(wtr)),
+        FilterFormat::Csv => go!((), CsvSink::new(wtr)?),
+    })
+}
+
+/// Where a stream of games goes: standard output, or a file written whole
+/// or not at all, compressed by its name's extension.
+enum Output {
+    Stdout(Box<dyn Write>),
+    File { replacement: Replacement, encoder: Box<Encoder> },
+}
+
+/// A file's compression.
+enum Encoder {
+    Plain(BufWriter<File>),
+    Zstd(zstd::Encoder<'static, BufWriter<File>>),
+    Gzip(flate2::write::GzEncoder<BufWriter<File>>),
+}
+
+impl Output {
+    fn open(path: Option<&Path>, run: &super::Run) -> anyhow::Result<Output> {
+        let Some(path) = path.filter(|path| path.as_os_str() != "-") else {
+            return Ok(Output::Stdout(Box::new(run.progress.writer())));
+        };
+        let what = || format!("creating {}", path.display());
+        let replacement = Replacement::begin(path).with_context(what)?;
+        let file = BufWriter::new(replacement.file().try_clone().with_context(what)?);
+        let name = path.to_string_lossy().to_ascii_lowercase();
+        let encoder = if name.ends_with(".zst") {
+            Encoder::Zstd(zstd::Encoder::new(file, 3).with_context(what)?)
+        } else if name.ends_with(".gz") {
+            Encoder::Gzip(flate2::write::GzEncoder::new(file, flate2::Compression::default()))
+        } else {
+            Encoder::Plain(file)
+        };
+        Ok(Output::File { replacement, encoder: Box::new(encoder) })
+    }
+
+    fn writer(&mut self) -> &mut dyn Write {
+        match self {
+            Output::Stdout(wtr) => wtr,
+            Output::File { encoder, .. } => match &mut **encoder {
+                Encoder::Plain(wtr) => wtr,
+                Encoder::Zstd(wtr) => wtr,
+                Encoder::Gzip(wtr) => wtr,
+            },
+        }
+    }
+
+    /// Flushes, and puts a file in place (a new file gets rw-r--r--).
+    fn finish(self) -> io::Result<()> {
+        match self {
+            Output::Stdout(mut wtr) => wtr.flush(),
+            Output::File { replacement, encoder } => {
+                let mut file = match *encoder {
+                    Encoder::Plain(wtr) => wtr,
+                    Encoder::Zstd(wtr) => wtr.finish()?,
+                    Encoder::Gzip(wtr) => wtr.finish()?,
+                };
+                file.flush()?;
+                drop(file);
+                let permissions = std::os::unix::fs::PermissionsExt::from_mode(0o644);
+                std::fs::set_permissions(replacement.path(), permissions)?;
+                replacement.commit()
+            }
+        }
+    }
+}
+
+/// Writes each game's own bytes.
+struct TextSink<W>(W);
+
+impl<W: Write> Sink<Vec<u8>> for TextSink<W> {
+    fn record(&mut self, _: &GameRecord, text: Vec<u8>) -> io::Result<ControlFlow<()>> {
+        self.0.write_all(&text)?;
+        Ok(ControlFlow::Continue(()))
+    }
+
+    fn finish(&mut self) -> io::Result<()> {
+        self.0.flush()
+    }
+}
+
+/// Counts the records.
+#[derive(Debug, Default)]
+struct Count(u64);
+
+impl Sink for Count {
+    fn record(&mut self, _: &GameRecord, (): ()) -> io::Result<ControlFlow<()>> {
+        self.0 += 1;
+        Ok(ControlFlow::Continue(()))
+    }
+}
+
+/// The selected games to one sink, the others' bytes to the rejects.
+struct Split<S, R> {
+    selected: S,
+    rejects: R,
+    matched: u64,
+}
+
+/// Where `Split` sends a selected game: the game's text and what the
+/// observer made of it, of which a sink writes one.
+trait Selected<T> {
+    fn selected(&mut self, record: &GameRecord, text: Vec<u8>, output: T) -> io::Result<()>;
+    fn finish(&mut self) -> io::Result<()>;
+}
+
+impl<W: Write> Selected<()> for TextSink<W> {
+    fn selected(&mut self, record: &GameRecord, text: Vec<u8>, (): ()) -> io::Result<()> {
+        self.record(record, text).map(drop)
+    }
+    fn finish(&mut self) -> io::Result<()> {
+        Sink::finish(self)
+    }
+}
+
+macro_rules! selected_by_output {
+    ($sink:ty, $t:ty) => {
+        impl<W: Write> Selected<$t> for $sink {
+            fn selected(&mut self, record: &GameRecord, _: Vec<u8>, output: $t) -> io::Result<()> {
+                self.record(record, output).map(drop)
+            }
+            fn finish(&mut self) -> io::Result<()> {
+                Sink::<$t>::finish(self)
+            }
+        }
+    };
+}
+
+selected_by_output!(PgnSink<W>, Export);
+selected_by_output!(JsonlSink<W>, ());
+selected_by_output!(CsvSink<W>, ());
+
+impl<T, S: Selected<T>, R: Sink<Vec<u8>>> Sink<(bool, (Vec<u8>, T))> for Split<S, R> {
+    fn record(
+        &mut self,
+        record: &GameRecord,
+        (selected, (text, output)): (bool, (Vec<u8>, T)),
+    ) -> io::Result<ControlFlow<()>> {
+        if selected {
+            self.matched += 1;
+            self.selected.selected(record, text, output)?;
+        } else {
+            let _ = self.rejects.record(record, text)?;
+        }
+        Ok(ControlFlow::Continue(()))
+    }
+
+    fn input_error(&mut self, error: &InputError) -> io::Result<()> {
+        crate::sink::report_input_error(error)
+    }
+
+    fn finish(&mut self) -> io::Result<()> {
+        self.selected.finish()?;
+        self.rejects.finish()
+    }
+}
