@@ -15,6 +15,11 @@
 #    (a missing corpus is said on standard error; with
 #    ARBITER_REQUIRE_CORPUS=1 it is a failure, and the corpus is run).
 #
+# 4. runs scripts/select_oracle.py: the position and move predicates of
+#    `filter` (--fen, --placement, --material, --final-material, --moves,
+#    --ply) count the games python-chess counts, on fixtures/bench and the
+#    random games.
+#
 # Exits non-zero on any mismatch. Needs python3 with python-chess
 # (`pip install chess`).
 set -euo pipefail
@@ -72,4 +77,5 @@ if [ "${ARBITER_CORPUS:-}" = 1 ] || [ "${ARBITER_REQUIRE_CORPUS:-}" = 1 ]; then
     fi
 fi
 
+"$py" scripts/select_oracle.py --arbiter "$arbiter" fixtures/bench/*.pgn "$tmp/random.pgn"
 exec "$py" scripts/oracle.py --arbiter "$arbiter" --quiet "${max_args[@]}" "${files[@]}"

@@ -3,6 +3,8 @@
 //! round, date and rating ranges, result, ECO range, opening, variant,
 //! speed, lichess's `Termination`, and any tag by value or pattern.
 
+use std::borrow::Cow;
+
 use regex::Regex;
 
 use crate::{
@@ -199,26 +201,26 @@ impl TagTest {
     pub fn matches(&self, tags: &TagSet<'_>) -> bool {
         match self {
             TagTest::Player { side, name } => {
-                let is = |tag: &str| tags.get(tag).is_some_and(|value| same_player(name, &value));
+                let is =
+                    |tag: &str| tag_value(tags, tag).is_some_and(|value| same_player(name, &value));
                 match side {
                     Side::Either => is("White") || is("Black"),
                     Side::White => is("White"),
                     Side::Black => is("Black"),
                 }
             }
-            TagTest::Contains { tag, text } => {
-                tags.get(tag).is_some_and(|value| value.to_lowercase().contains(text.as_str()))
-            }
+            TagTest::Contains { tag, text } => tag_value(tags, tag)
+                .is_some_and(|value| value.to_lowercase().contains(text.as_str())),
             TagTest::Equals { tag, text } => {
-                tags.get(tag).is_some_and(|value| value.trim().to_lowercase() == *text)
+                tag_value(tags, tag).is_some_and(|value| value.trim().to_lowercase() == *text)
             }
-            TagTest::Round(round) => tags.get("Round").is_some_and(|value| {
+            TagTest::Round(round) => tag_value(tags, "Round").is_some_and(|value| {
                 let value = value.trim();
                 value == round
                     || value.strip_prefix(round.as_str()).is_some_and(|rest| rest.starts_with('.'))
             }),
             TagTest::Date(range) => {
-                tags.get("Date").and_then(|v| Date::parse(&v)).is_some_and(|date| {
+                tag_value(tags, "Date").and_then(|v| Date::parse(&v)).is_some_and(|date| {
                     let Some(year) = date.year else { return false };
                     let first = day_number(year, date.month.unwrap_or(1), date.day.unwrap_or(1));
                     let last = day_number(year, date.month.unwrap_or(12), date.day.unwrap_or(31));
@@ -242,15 +244,17 @@ impl TagTest {
                 .zip(elo(tags, "BlackElo"))
                 .is_some_and(|(white, black)| range.contains(white.abs_diff(black))),
             TagTest::Result(result) => {
-                tags.get("Result").and_then(|r| GameResult::parse(&r)) == Some(*result)
+                tag_value(tags, "Result").and_then(|r| GameResult::parse(&r)) == Some(*result)
             }
-            TagTest::Eco(from, to) => tags.get("ECO").is_some_and(|eco| {
+            TagTest::Eco(from, to) => tag_value(tags, "ECO").is_some_and(|eco| {
                 let eco = eco.trim().to_ascii_uppercase();
                 eco.len() == 3 && *from <= eco && eco <= *to
             }),
-            TagTest::Variant(variant) => *variant_name(tags.get("Variant").as_deref()) == **variant,
-            TagTest::Speed(speed) => Speed::of(tags.get("TimeControl").as_deref()) == *speed,
-            TagTest::Tag { name, value } => tags.get(name).is_some_and(|text| match value {
+            TagTest::Variant(variant) => {
+                *variant_name(tag_value(tags, "Variant").as_deref()) == **variant
+            }
+            TagTest::Speed(speed) => Speed::of(tag_value(tags, "TimeControl").as_deref()) == *speed,
+            TagTest::Tag { name, value } => tag_value(tags, name).is_some_and(|text| match value {
                 TagValue::Exact(exact) => text.trim() == exact,
                 TagValue::Pattern(pattern) => pattern.is_match(&text),
             }),
@@ -266,8 +270,17 @@ fn same_player(query: &[String], name: &str) -> bool {
     compatible(query, &name) || (query.len() == 1 && name.contains(&query[0]))
 }
 
+/// The value of tag `name`: a roster tag's from its slot, any other's by
+/// looking through the tags.
+fn tag_value<'a>(tags: &TagSet<'a>, name: &str) -> Option<Cow<'a, str>> {
+    match name {
+        "Variant" => tags.variant.map(|raw| tags.text(raw)),
+        _ => tags.get(name).or_else(|| tags.first(name)),
+    }
+}
+
 fn elo(tags: &TagSet<'_>, tag: &str) -> Option<u32> {
-    tags.get(tag).and_then(|value| rating(&value))
+    tag_value(tags, tag).and_then(|value| rating(&value))
 }
 
 /// A day as a number that orders dates (not a calendar count).
