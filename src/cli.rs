@@ -5,6 +5,8 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+use crate::tournament::crosstable::{MAX_PLAYERS, MAX_ROUNDS};
+
 /// Applies the FIDE Laws of Chess to PGN game collections.
 #[derive(Debug, Parser)]
 #[command(name = "arbiter", version, about, long_about = None)]
@@ -35,7 +37,13 @@ pub enum Command {
     /// Exit status: 0 when clean, 1 when there are errors (or warnings,
     /// with `--deny warnings`), 2 for usage errors or unreadable inputs.
     Check(CheckArgs),
-    /// Standings and a crosstable from the results, with tie-breaks.
+    /// Standings and a crosstable from the results, with tie-breaks: one
+    /// per event (Event tag), in input order.
+    ///
+    /// An event larger than a tournament (`--max-players`, `--max-rounds`)
+    /// is refused: reported on standard error, no table. Exit status: 0,
+    /// or 2 when an event was refused, for usage errors or unreadable
+    /// inputs.
     Crosstable(CrosstableArgs),
     /// Statistics over all games: results and White's score, how games
     /// ended, lengths, openings, players, rating gap, dates, time controls.
@@ -441,16 +449,26 @@ pub struct CrosstableArgs {
     /// Inputs.
     #[command(flatten)]
     pub input: InputArgs,
-    /// Write CSV (one row per player) instead of a terminal table.
+    /// Write CSV (one row per player, the event in the first column) instead
+    /// of terminal tables.
     #[arg(long, conflicts_with = "html")]
     pub csv: bool,
-    /// Write a self-contained HTML page instead of a terminal table.
+    /// Write a self-contained HTML page (a table per event) instead of
+    /// terminal tables.
     #[arg(long)]
     pub html: bool,
     /// Tie-breaks in order, comma-separated [default: de,sb,win,bh,bh-c1 for a
     /// round robin; bh-c1,bh,de,win,sb for a Swiss].
     #[arg(long, value_enum, value_delimiter = ',', value_name = "LIST")]
     pub tiebreaks: Vec<TiebreakArg>,
+    /// An event with more players than this is not a tournament: it is
+    /// refused (reported, no table, exit status 2).
+    #[arg(long, value_name = "N", default_value_t = MAX_PLAYERS, value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_players: u32,
+    /// An event with more rounds than this, or a player with more games,
+    /// is not a tournament: it is refused (reported, no table, exit status 2).
+    #[arg(long, value_name = "N", default_value_t = MAX_ROUNDS, value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_rounds: u32,
 }
 
 /// Tie-breaks of `crosstable`.

@@ -1,19 +1,22 @@
-//! `arbiter crosstable`: replays every game keeping its tags, builds the
-//! standings and writes them as a terminal table, CSV or HTML.
+//! `arbiter crosstable`: replays every game keeping its tags, gathers the
+//! games of each event within the limits, and writes one table per event
+//! as terminal tables, CSV or HTML; an event over the limits is refused.
 
 use std::io;
 
 use crate::{
     cli::{CrosstableArgs, TiebreakArg},
     exit::ExitStatus,
-    tournament::crosstable::{self, Tiebreak},
-    tournament::{Collect, GameObserver},
+    replay::observer::KeepTags,
+    tournament::crosstable::{self, Events, Limits, Style, Tiebreak},
 };
 
 /// Runs `crosstable`.
 pub(super) fn run(args: CrosstableArgs, run: &super::Run) -> anyhow::Result<ExitStatus> {
-    let mut collect = Collect::default();
-    let summary = run.games(GameObserver::default, &mut collect)?;
+    let limit = |n: u32| usize::try_from(n).unwrap_or(usize::MAX);
+    let limits = Limits { players: limit(args.max_players), rounds: limit(args.max_rounds) };
+    let mut events = Events::new(limits);
+    let summary = run.games(|| KeepTags, &mut events)?;
     let tiebreaks: Vec<Tiebreak> = args
         .tiebreaks
         .iter()
@@ -25,14 +28,19 @@ pub(super) fn run(args: CrosstableArgs, run: &super::Run) -> anyhow::Result<Exit
             TiebreakArg::De => Tiebreak::DirectEncounter,
         })
         .collect();
-    let table = crosstable::build(&collect.records, &tiebreaks);
-    let mut stdout = io::stdout().lock();
-    if args.csv {
-        crosstable::render_csv(&table, &mut stdout)?;
+    let style = if args.csv {
+        Style::Csv
     } else if args.html {
-        crosstable::render_html(&table, &mut stdout)?;
+        Style::Html
     } else {
-        crosstable::render_text(&table, &mut stdout)?;
-    }
-    Ok(if summary.input_errors > 0 { ExitStatus::Error } else { ExitStatus::Clean })
+        Style::Text
+    };
+    let refused = crosstable::write(
+        &events,
+        &tiebreaks,
+        style,
+        &mut io::stdout().lock(),
+        &mut io::stderr().lock(),
+    )?;
+    Ok(if summary.input_errors > 0 || refused > 0 { ExitStatus::Error } else { ExitStatus::Clean })
 }

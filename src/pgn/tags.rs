@@ -108,8 +108,8 @@ impl<'a> TagSet<'a> {
 }
 
 /// Tags in file order, decoded and owned: what outlives the chunk (the
-/// games `check` and `crosstable` read after the run). Names and values
-/// share one buffer, so a game keeps any number of tags in two allocations.
+/// games `check` reads after the run). Names and values share one buffer,
+/// so a game keeps any number of tags in two allocations.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct TagList {
     text: String,

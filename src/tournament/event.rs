@@ -2,8 +2,9 @@
 //! the grouping of games into events.
 //!
 //! Input: `Game`s, each a record with the tags and moves hash that
-//! [`GameObserver`] kept; output: plain values the checks and the
-//! crosstable share. Reads only what the replay kept, never PGN.
+//! [`GameObserver`] kept (or records alone, for the grouping and the
+//! rounds); output: plain values the checks and the crosstable share.
+//! Reads only what the replay kept, never PGN.
 
 use std::{
     collections::HashMap,
@@ -19,6 +20,7 @@ use crate::{
     record::GameRecord,
     replay::observer::{KeepTags, MovesHash},
     sink::Sink,
+    tournament::players,
 };
 
 /// A game as the commands that look across games keep it: its record, its
@@ -84,20 +86,31 @@ pub struct Slot {
     pub board: Option<u32>,
 }
 
-/// The game's round and board; `None` when the Round tag is missing,
-/// unknown (`?`, `-`) or not of the form `N` or `N.M`.
-pub fn slot(record: &Game) -> Option<Slot> {
+/// `N` and `M` of a Round tag `N` or `N.M`; `None` when the tag is
+/// missing, unknown (`?`, `-`) or of another form.
+fn round_numbers(record: &GameRecord) -> Option<(u32, Option<u32>)> {
     let Round::Numbered { round, sub, more: false } = Round::parse(record.round.as_deref()?)?
     else {
         return None;
     };
     let number = |n: u64| u32::try_from(n).ok();
-    let (round, sub) = (number(round)?, sub.map(number));
-    let sub = match sub {
+    let sub = match sub.map(number) {
         Some(None) => return None,
         Some(Some(sub)) => Some(sub),
         None => None,
     };
+    Some((number(round)?, sub))
+}
+
+/// The game's round, as [`slot`] reads it (without the board).
+pub fn round(record: &GameRecord) -> Option<u32> {
+    round_numbers(record).map(|(round, _)| round)
+}
+
+/// The game's round and board; `None` when the Round tag is missing,
+/// unknown (`?`, `-`) or not of the form `N` or `N.M`.
+pub fn slot(record: &Game) -> Option<Slot> {
+    let (round, sub) = round_numbers(record)?;
     let board = tag(record, "Board").and_then(|b| b.parse().ok()).or(sub);
     Some(Slot { round, board })
 }
@@ -128,20 +141,64 @@ pub struct Event {
     pub games: Vec<usize>,
 }
 
-/// Groups the records by their `Event` tag, events in order of first
-/// appearance.
+/// The name of a game's event: its `Event` tag, trimmed.
+pub fn event_name(record: &GameRecord) -> Option<&str> {
+    record.event.as_deref().map(str::trim)
+}
+
+/// Numbers the events of games as they come, in order of first appearance,
+/// by [`event_name`] (the games without an `Event` tag are one event): the
+/// one grouping of `check` (W310 and every check within an event) and
+/// `crosstable` (one table per event).
+#[derive(Debug, Default)]
+pub struct EventIndex {
+    named: HashMap<String, usize>,
+    unnamed: Option<usize>,
+}
+
+impl EventIndex {
+    /// The number of the event of `record`, and whether `record` is its
+    /// first game.
+    pub fn number(&mut self, record: &GameRecord) -> (usize, bool) {
+        let name = event_name(record);
+        let found = match name {
+            Some(name) => self.named.get(name).copied(),
+            None => self.unnamed,
+        };
+        if let Some(number) = found {
+            return (number, false);
+        }
+        let number = self.named.len() + usize::from(self.unnamed.is_some());
+        match name {
+            Some(name) => {
+                self.named.insert(name.to_owned(), number);
+            }
+            None => self.unnamed = Some(number),
+        }
+        (number, true)
+    }
+}
+
+/// Groups the records by their event ([`EventIndex`]), events in order of
+/// first appearance.
 pub fn events(records: &[Game]) -> Vec<Event> {
     let mut events: Vec<Event> = Vec::new();
-    let mut index: HashMap<Option<&str>, usize> = HashMap::new();
+    let mut index = EventIndex::default();
     for (i, record) in records.iter().enumerate() {
-        let name = record.event.as_deref().map(str::trim);
-        let at = *index.entry(name).or_insert_with(|| {
-            events.push(Event { name: name.map(str::to_owned), games: Vec::new() });
-            events.len() - 1
-        });
+        let (at, first) = index.number(record);
+        if first {
+            events.push(Event { name: event_name(record).map(str::to_owned), games: Vec::new() });
+        }
         events[at].games.push(i);
     }
     events
+}
+
+/// An event as messages name it: `"Name" (12 games, from file.pgn:1)`,
+/// from the file and line of its first game.
+pub fn describe(name: Option<&str>, games: usize, file: &str, line: u64) -> String {
+    let name = name.unwrap_or("no Event tag");
+    format!("\"{name}\" ({}, from {file}:{line})", players::plural(games, "game"))
 }
 
 #[cfg(test)]
@@ -179,6 +236,18 @@ pub(crate) mod tests {
         for bad in ["?", "-", "", "R3", "3.x", "3.1.1", "+2"] {
             assert_eq!(slot_of(bad, None), None, "{bad}");
         }
+    }
+
+    #[test]
+    fn events_are_numbered_by_trimmed_name_in_order_of_appearance() {
+        let mut index = EventIndex::default();
+        let numbers: Vec<(usize, bool)> = [Some("B"), None, Some(" B "), Some("A"), None]
+            .into_iter()
+            .map(|name| {
+                index.number(&record(&name.map(|n| ("Event", n)).into_iter().collect::<Vec<_>>()))
+            })
+            .collect();
+        assert_eq!(numbers, [(0, true), (1, true), (0, false), (2, true), (1, false)]);
     }
 
     #[test]

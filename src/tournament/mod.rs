@@ -1,8 +1,9 @@
 //! Tournaments: the games of one event seen together. [`event`] groups
 //! games by event and reads rounds, boards and results; [`players`] tells
 //! who is who across games; [`check`] runs an arbiter's checks before
-//! publishing, [`crosstable`] builds the standings. Both read [`Game`]s:
-//! records kept with their tags and a hash of their moves.
+//! publishing, reading [`Game`]s: records kept with their tags and a hash
+//! of their moves; [`crosstable`] builds the standings of each event from
+//! the few values of each game it keeps.
 
 pub mod check;
 pub mod crosstable;

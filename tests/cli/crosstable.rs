@@ -1,15 +1,18 @@
 //! `arbiter crosstable`: standings and tie-breaks of the fixture round
 //! robin and Swiss (fixtures/tournament, see make.py), against values
-//! worked out by hand below; the CSV, HTML and terminal outputs.
+//! worked out by hand below; the CSV, HTML and terminal outputs; one table
+//! per event, and the limits past which an event is not a tournament.
 
-use std::collections::HashMap;
+use std::{collections::HashMap, fs};
 
-use crate::util::{fixture, run};
+use crate::util::{fixture, peak_memory, run};
 
 /// The CSV rows of `arbiter crosstable --csv`, as header → value maps.
+/// An empty `relative` reads only the files among `extra`.
 fn rows(relative: &str, extra: &[&str]) -> Vec<HashMap<String, String>> {
-    let path = fixture(relative);
-    let mut args = vec!["crosstable", "-q", "--csv", path.as_str()];
+    let path = if relative.is_empty() { String::new() } else { fixture(relative) };
+    let mut args = vec!["crosstable", "-q", "--csv"];
+    args.extend((!path.is_empty()).then_some(path.as_str()));
     args.extend(extra);
     let run = run(&args);
     assert_eq!(run.code, Some(0), "{}", run.stderr);
@@ -164,4 +167,155 @@ fn the_terminal_table_is_aligned() {
         lines[3],
         " 1   1  Kowalski, Marek  2301  2.5    3   3w1   2b½   4w1      4    5        2  3.75"
     );
+}
+
+/// The title lines of terminal output, in order.
+fn titles(stdout: &str) -> Vec<&str> {
+    let is_title = |l: &&str| l.ends_with(" rounds)") && l.contains(" players, ");
+    stdout.lines().filter(is_title).collect()
+}
+
+/// Issue 21, item 12: two events in one input were one table under the
+/// first one's name. Now each event has its own table under its own name,
+/// in input order, the same as the event alone, in every format.
+#[test]
+fn r21_two_events_give_two_crosstables() {
+    let (swiss, clean) = (fixture("tournament/swiss.pgn"), fixture("tournament/clean.pgn"));
+    let dir = tempfile::tempdir().unwrap();
+    let both = dir.path().join("both.pgn");
+    let text = fs::read_to_string(&swiss).unwrap() + "\n" + &fs::read_to_string(&clean).unwrap();
+    fs::write(&both, text).unwrap();
+    let both = both.to_str().unwrap();
+    let run_both = run(&["crosstable", "-q", both]);
+    assert_eq!(run_both.code, Some(0), "{}", run_both.stderr);
+    assert_eq!(
+        titles(&run_both.stdout),
+        [
+            "Arbiter Open 2024 (Swiss, 7 players, 3 rounds)",
+            "Arbiter Invitational 2024 (round robin, 10 players, 9 rounds)"
+        ]
+    );
+    let alone = |path: &str| run(&["crosstable", "-q", path]).stdout;
+    assert_eq!(run_both.stdout, alone(&swiss) + "\n" + &alone(&clean));
+    // CSV: one table, the event in the first column; each event's rows as
+    // the event alone gives them.
+    let csv = rows("", &[both]);
+    let events: Vec<String> = table(&csv, &["Event"]).into_iter().flatten().collect();
+    assert_eq!(events[..7], ["Arbiter Open 2024"; 7]);
+    assert_eq!(events[7..], ["Arbiter Invitational 2024"; 10]);
+    let columns = ["Rk", "Name", "Pts", "BH-C1", "SB", "1", "3", "9"];
+    assert_eq!(table(&csv[..7], &columns), table(&rows("tournament/swiss.pgn", &[]), &columns));
+    assert_eq!(table(&csv[7..], &columns), table(&rows("tournament/clean.pgn", &[]), &columns));
+    // The Swiss has no round 9: empty, not "-" (no game).
+    assert_eq!(csv[0]["9"], "");
+    // HTML: one page, a table per event, each captioned with its title.
+    let page = run(&["crosstable", "-q", "--html", both]).stdout;
+    let captions: Vec<&str> = page.lines().filter(|l| l.starts_with("<caption>")).collect();
+    assert_eq!(
+        captions,
+        [
+            "<caption>Arbiter Open 2024 (Swiss, 7 players, 3 rounds)</caption>",
+            "<caption>Arbiter Invitational 2024 (round robin, 10 players, 9 rounds)</caption>"
+        ]
+    );
+    assert!(page.contains("<title>Crosstables of 2 events</title>"), "{page}");
+    assert_eq!(page.matches("<html").count(), 1);
+}
+
+/// Issue 21, item 12: an event of thousands of players is not a
+/// tournament (the lichess bench file was one table of 36,510 players and
+/// 9.9 GB). It is refused, named with its counts, exit status 2; the other
+/// events still get their tables; output and memory stay small.
+#[test]
+fn r21_an_event_of_thousands_of_players_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("pool.pgn");
+    // A server's pool: one player against 5,000 others, no rounds.
+    let mut pgn = String::new();
+    for i in 0..5000 {
+        pgn += &format!(
+            "[Event \"Rated Blitz game\"]\n[Round \"-\"]\n[White \"Bot\"]\n[Black \"P{i}\"]\n\
+             [Result \"1-0\"]\n\n1. e4 1-0\n\n"
+        );
+    }
+    pgn += &fs::read_to_string(fixture("tournament/swiss.pgn")).unwrap();
+    fs::write(&file, pgn).unwrap();
+    let path = file.to_str().unwrap();
+    let refused = run(&["crosstable", "-q", path]);
+    assert_eq!(refused.code, Some(2), "{}", refused.stderr);
+    let expected = format!(
+        "arbiter: error: \"Rated Blitz game\" (5000 games, from {path}:1) is not a tournament: \
+         5001 players (more than --max-players 2000), 0 rounds, up to 5000 games for one player \
+         (more than --max-rounds 100); no crosstable written\n"
+    );
+    assert_eq!(refused.stderr, expected);
+    let swiss = run(&["crosstable", "-q", &fixture("tournament/swiss.pgn")]).stdout;
+    assert_eq!(refused.stdout, swiss);
+    let Some((stdout, peak_kib)) = peak_memory(&["crosstable", "-q", path]) else { return };
+    assert_eq!(stdout.len(), swiss.len());
+    assert!(peak_kib < 64 * 1024, "{peak_kib} KiB peak");
+    // The limits are options: the Swiss has 7 players and 3 rounds.
+    let swiss = fixture("tournament/swiss.pgn");
+    for (option, limit, refused) in
+        [("--max-players", "6", true), ("--max-players", "7", false), ("--max-rounds", "2", true)]
+    {
+        let run = run(&["crosstable", "-q", option, limit, &swiss]);
+        assert_eq!((run.code, run.stdout.is_empty()), (Some(if refused { 2 } else { 0 }), refused));
+        let over = format!("(more than {option} {limit})");
+        assert_eq!(run.stderr.contains(&over), refused, "{}", run.stderr);
+    }
+}
+
+/// Issue 21, item 12: 4,000 games, each of its own round between two new
+/// players, took 2.8 GB (a cell for each of 8,000 players in each of 4,000
+/// rounds, before anything said it was no tournament). Memory is now
+/// linear in the games, and the limits are checked before any table is
+/// sized.
+#[test]
+fn r21_the_4000_games_of_the_issue_run_in_bounded_memory() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("4000.pgn");
+    let pgn: String = (1..=4000)
+        .map(|i| {
+            format!(
+                "[Event \"E\"]\n[Round \"{i}\"]\n[White \"W{i}\"]\n[Black \"B{i}\"]\n\
+                 [Result \"1-0\"]\n\n1. e4 1-0\n\n"
+            )
+        })
+        .collect();
+    fs::write(&file, pgn).unwrap();
+    let path = file.to_str().unwrap();
+    let Some((stdout, peak_kib)) = peak_memory(&["crosstable", "-q", path]) else { return };
+    assert!(peak_kib < 64 * 1024, "{peak_kib} KiB peak");
+    assert!(stdout.is_empty(), "{} bytes of output", stdout.len());
+    let refused = run(&["crosstable", "-q", path]);
+    assert_eq!(refused.code, Some(2));
+    assert!(
+        refused.stderr.contains("8000 players (more than --max-players 2000), 4000 rounds (more"),
+        "{}",
+        refused.stderr
+    );
+}
+
+/// Issue 21, item 12: a week of TWIC (1,110 games of 22 events) was one
+/// table under the first event's name; now each event has its own, in
+/// input order.
+#[test]
+fn r21_a_file_of_many_events_has_a_table_each() {
+    let path = fixture("bench/twic1599.pgn");
+    let run = run(&["crosstable", "-q", &path]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let text = fs::read_to_string(&path).unwrap();
+    let mut events: Vec<&str> = Vec::new();
+    for line in text.lines().filter_map(|l| l.strip_prefix("[Event \"")) {
+        let name = line.trim_end_matches("\"]").trim();
+        if !events.contains(&name) {
+            events.push(name);
+        }
+    }
+    let named: Vec<&str> = titles(&run.stdout)
+        .into_iter()
+        .map(|t| t.rsplit_once(" (").map_or(t, |(name, _)| name))
+        .collect();
+    assert_eq!(named, events);
 }

@@ -101,13 +101,7 @@ pub fn check_events(records: &[Game], events: &[Event], findings: &mut Vec<Findi
             .iter()
             .map(|e| {
                 let first = &records[e.games[0]];
-                format!(
-                    "\"{}\" ({}, from {}:{})",
-                    e.name.as_deref().unwrap_or("no Event tag"),
-                    plural(e.games.len(), "game"),
-                    first.file,
-                    first.line
-                )
+                event::describe(e.name.as_deref(), e.games.len(), &first.file, first.line)
             })
             .collect();
         let at = second.games[0];

@@ -1,9 +1,12 @@
-//! `arbiter crosstable`: standings and a crosstable from the results.
+//! `arbiter crosstable`: standings and a crosstable from the results, one
+//! per event.
 //!
-//! Input: `Game`s with tags (names, ratings, rounds, results);
-//! output: a [`Crosstable`] in rank order, which `render` writes as a
-//! terminal table, CSV or HTML. Players are told apart by their name as
-//! written (run `arbiter check` first: it reports spelling variants).
+//! Input: the games of each event as [`Events`] keeps them (names,
+//! ratings, rounds, results), each event within its [`Limits`] or refused;
+//! output: a [`Crosstable`] in rank order per event within them, built
+//! one at a time by [`write()`], which `render` writes as terminal tables,
+//! CSV or HTML. Players are told apart by their name as written (run
+//! `arbiter check` first: it reports spelling variants).
 //!
 //! How games count (the rules the tie-breaks below rely on):
 //! - A **played** game has at least one move and a result `1-0`, `0-1` or
@@ -17,15 +20,18 @@
 //!   a player has no game (PGN does not record byes: their points are not
 //!   known).
 
+mod events;
 mod render;
 mod tiebreak;
 
-use std::collections::{BTreeSet, HashMap};
+use std::{
+    collections::HashMap,
+    io::{self, Write},
+};
 
-pub use render::{render_csv, render_html, render_text};
+pub use events::{EventGames, Events, Limits, MAX_PLAYERS, MAX_ROUNDS};
+pub use render::render_text;
 pub use tiebreak::{Points, Tiebreak};
-
-use crate::{pgn::values::GameResult, tournament::Game, tournament::event};
 
 /// A player's colour in one game.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -97,7 +103,7 @@ pub enum Format {
 /// Standings with their crosstable.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Crosstable {
-    /// The Event tag of the first game.
+    /// The event's name (its Event tag, trimmed).
     pub event: Option<String>,
     /// Round robin or Swiss, as detected.
     pub format: Format,
@@ -110,82 +116,117 @@ pub struct Crosstable {
     pub players: Vec<Player>,
 }
 
-/// Builds the crosstable of `records`; `tiebreaks` empty means the
-/// default for the detected format (see [`Tiebreak::defaults`]).
-pub fn build(records: &[Game], tiebreaks: &[Tiebreak]) -> Crosstable {
-    let mut players: Vec<Player> = Vec::new();
-    let mut number: HashMap<&str, usize> = HashMap::new();
-    // The rounds that have games (a Round tag's number is data: it is not
-    // trusted to size anything), then the games without a round.
-    let rounds: BTreeSet<u32> =
-        records.iter().filter_map(|r| event::slot(r).map(|s| s.round)).collect();
-    let column_of: HashMap<u32, usize> = rounds.iter().enumerate().map(|(i, &r)| (r, i)).collect();
-    let mut columns: Vec<Column> = rounds.iter().copied().map(Column::Round).collect();
-    if records.iter().any(|r| event::slot(r).is_none()) {
-        columns.push(Column::Unknown);
-    }
-    let mut met: BTreeSet<(usize, usize)> = BTreeSet::new();
-    for r in records {
+/// Builds the crosstable of `event` (one within its limits: the table has
+/// a cell per player and column); `tiebreaks` empty means the default for
+/// the detected format (see [`Tiebreak::defaults`]).
+pub fn build(event: &EventGames, tiebreaks: &[Tiebreak]) -> Crosstable {
+    let columns = event.columns();
+    let column_of: HashMap<u32, usize> = columns
+        .iter()
+        .enumerate()
+        .filter_map(|(i, c)| match c {
+            Column::Round(round) => Some((*round, i)),
+            Column::Unknown => None,
+        })
+        .collect();
+    let mut players: Vec<Player> = event
+        .players
+        .iter()
+        .map(|p| Player {
+            name: p.name.to_string(),
+            rating: p.rating,
+            score: Points::default(),
+            played: 0,
+            cells: vec![Vec::new(); columns.len()],
+            tiebreaks: Vec::new(),
+            rank: 0,
+        })
+        .collect();
+    for game in &event.pairings {
         // A game without a round goes to the last column, `Unknown`.
-        let column = event::slot(r)
-            .and_then(|slot| column_of.get(&slot.round).copied())
+        let column = game
+            .round
+            .and_then(|round| column_of.get(&round).copied())
             .unwrap_or(columns.len().saturating_sub(1));
-        let halves = GameResult::of_record(r).and_then(GameResult::white_halves);
-        let mut ids = [None, None];
-        for (side, (name, elo)) in
-            [(&r.white, "WhiteElo"), (&r.black, "BlackElo")].into_iter().enumerate()
-        {
-            let name = event::player(name.as_deref()).unwrap_or("?");
-            if event::is_bye(name) {
-                continue;
-            }
-            let id = *number.entry(name).or_insert_with(|| {
-                players.push(Player {
-                    name: name.to_owned(),
-                    rating: None,
-                    score: Points::default(),
-                    played: 0,
-                    cells: vec![Vec::new(); columns.len()],
-                    tiebreaks: Vec::new(),
-                    rank: 0,
-                });
-                players.len() - 1
-            });
-            let player = &mut players[id];
-            player.rating = player.rating.or_else(|| event::tag(r, elo)?.parse().ok());
-            ids[side] = Some(id);
-        }
+        let ids = game.sides.map(|id| id.map(|id| id as usize));
         for side in 0..2 {
             let Some(id) = ids[side] else { continue };
+            let halves = game.white_halves.map(u32::from);
             let entry = Entry {
                 opponent: ids[1 - side],
                 colour: if side == 0 { Colour::White } else { Colour::Black },
                 halves: halves.map(|h| if side == 0 { h } else { 2 - h }),
-                played: r.plies > 0,
+                played: game.played,
             };
             players[id].cells[column].push(entry);
         }
-        if let [Some(a), Some(b)] = ids {
-            met.insert((a.min(b), a.max(b)));
-        }
     }
-    let n = players.len();
-    let format = if n >= 2 && met.iter().filter(|(a, b)| a != b).count() == n * (n - 1) / 2 {
-        Format::RoundRobin
-    } else {
-        Format::Swiss
-    };
+    let format = event.format();
     let tiebreaks =
         if tiebreaks.is_empty() { Tiebreak::defaults(format).to_vec() } else { tiebreaks.to_vec() };
-    tiebreak::rank(&mut players, rounds.len(), &tiebreaks);
-    let event = records.first().and_then(|r| r.event.as_deref().map(str::to_owned));
-    Crosstable { event, format, columns, tiebreaks, players }
+    tiebreak::rank(&mut players, event.rounds.len(), &tiebreaks);
+    Crosstable { event: event.name.clone(), format, columns, tiebreaks, players }
+}
+
+/// How `crosstable` writes its tables.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Style {
+    /// Aligned terminal tables, each under its title line.
+    Text,
+    /// One CSV table: an `Event` column, then every event's columns.
+    Csv,
+    /// One HTML page, a table per event, each with its title as caption.
+    Html,
+}
+
+/// Writes the crosstable of each event within the limits to `wtr`, in
+/// input order, building one at a time; an event over the limits is
+/// skipped with an error on `messages`, at its place in the order.
+/// Writes nothing to `wtr` when no event is within the limits. Returns the
+/// number of events refused.
+pub fn write(
+    events: &Events,
+    tiebreaks: &[Tiebreak],
+    style: Style,
+    wtr: &mut dyn Write,
+    messages: &mut dyn Write,
+) -> io::Result<usize> {
+    let limits = events.limits;
+    let within: Vec<&EventGames> = events.events.iter().filter(|e| e.within(limits)).collect();
+    let chosen = |e: &EventGames| {
+        if tiebreaks.is_empty() {
+            Tiebreak::defaults(e.format()).to_vec()
+        } else {
+            tiebreaks.to_vec()
+        }
+    };
+    // The CSV header and the page's title come before the first table.
+    let mut out = match style {
+        Style::Text => render::Out::Text { first: true },
+        Style::Csv => render::Out::csv(within.iter().map(|e| (e.columns(), chosen(e)))),
+        Style::Html => render::Out::Html { tables: within.len(), first: true },
+    };
+    let mut refused = 0;
+    for event in &events.events {
+        if let Some(message) = event.refusal(limits) {
+            // What is written so far goes before the message.
+            wtr.flush()?;
+            writeln!(messages, "arbiter: error: {message}")?;
+            refused += 1;
+        } else {
+            out.table(&build(event, tiebreaks), wtr)?;
+        }
+    }
+    if !within.is_empty() {
+        out.finish(wtr)?;
+    }
+    Ok(refused)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tournament::event::tests::replay;
+    use crate::tournament::crosstable::events::tests::collect;
 
     #[test]
     fn round_numbers_are_labels_not_sizes() {
@@ -196,7 +237,7 @@ mod tests {
             )
         };
         let pgn = game("4000000000", "A", "B") + &game("0", "B", "A") + &game("?", "A", "B");
-        let table = build(&replay(&pgn), &[]);
+        let table = build(&collect(&pgn, Limits::DEFAULT)[0], &[]);
         assert_eq!(
             table.columns,
             [Column::Round(0), Column::Round(4_000_000_000), Column::Unknown]

@@ -1,16 +1,20 @@
-//! Writing a [`Crosstable`]: an aligned terminal table, CSV, or a
-//! self-contained HTML page (inline style, no script) a website can embed.
+//! Writing crosstables, one per event: aligned terminal tables, one CSV
+//! table (the event in the first column), or one self-contained HTML page
+//! (inline style, no script) a website can embed, a table per event.
 //!
 //! A round's cell is the opponent's number in the table, the colour and
 //! the result: `5w1`, `3b½`, `7w0`; `+`, `=`, `-` for a forfeit (or bye)
 //! won, drawn or lost; `*` for an unfinished game; `bye+` for a bye; `-`
 //! alone when the player has no game in the round.
 
-use std::io::{self, Write};
+use std::{
+    collections::{BTreeSet, HashMap},
+    io::{self, Write},
+};
 
 use unicode_width::UnicodeWidthStr;
 
-use super::{Colour, Column, Crosstable, Entry, Format};
+use super::{Colour, Column, Crosstable, Entry, Format, Tiebreak};
 
 /// The text of one cell.
 fn cell(entries: &[Entry]) -> String {
@@ -38,15 +42,22 @@ fn cell(entries: &[Entry]) -> String {
     entries.iter().map(one).collect::<Vec<_>>().join(" ")
 }
 
+/// The columns before the rounds.
+const FIXED: [&str; 6] = ["No", "Rk", "Name", "Rtg", "Pts", "Gms"];
+
+/// A round's column heading: its number, `?` for games without one.
+fn label(column: &Column) -> String {
+    match column {
+        Column::Round(n) => n.to_string(),
+        Column::Unknown => "?".to_owned(),
+    }
+}
+
 /// The header and the rows as strings: No, Rk, Name, Rtg, Pts, Gms, the
 /// rounds, the tie-breaks.
 fn table(ct: &Crosstable) -> (Vec<String>, Vec<Vec<String>>) {
-    let mut header: Vec<String> =
-        ["No", "Rk", "Name", "Rtg", "Pts", "Gms"].iter().map(|s| (*s).to_owned()).collect();
-    header.extend(ct.columns.iter().map(|c| match c {
-        Column::Round(n) => n.to_string(),
-        Column::Unknown => "?".to_owned(),
-    }));
+    let mut header: Vec<String> = FIXED.iter().map(|s| (*s).to_owned()).collect();
+    header.extend(ct.columns.iter().map(label));
     header.extend(ct.tiebreaks.iter().map(|t| t.label().to_owned()));
     let rows = ct
         .players
@@ -116,17 +127,6 @@ pub fn render_text(ct: &Crosstable, wtr: &mut dyn Write) -> io::Result<()> {
     wtr.flush()
 }
 
-/// Writes CSV: a header row, then one row per player in rank order.
-pub fn render_csv(ct: &Crosstable, wtr: &mut dyn Write) -> io::Result<()> {
-    let (header, rows) = table(ct);
-    let mut csv = csv::Writer::from_writer(wtr);
-    csv.write_record(&header)?;
-    for row in &rows {
-        csv.write_record(row)?;
-    }
-    csv.flush()
-}
-
 /// Escapes text for HTML.
 fn escape(text: &str) -> String {
     let mut escaped = String::with_capacity(text.len());
@@ -153,21 +153,24 @@ const STYLE: &str = "\
 .arbiter-crosstable thead th{background:#f2f2f2}
 .arbiter-crosstable tbody tr:nth-child(even){background:#fafafa}";
 
-/// Writes a self-contained HTML page holding the crosstable.
-pub fn render_html(ct: &Crosstable, wtr: &mut dyn Write) -> io::Result<()> {
-    let (header, rows) = table(ct);
-    let title = escape(&title(ct));
+/// Writes the page's head, up to `<body>`, titled `title`.
+fn html_head(title: &str, wtr: &mut dyn Write) -> io::Result<()> {
     writeln!(wtr, "<!DOCTYPE html>")?;
     writeln!(wtr, "<html lang=\"en\">")?;
     writeln!(wtr, "<head>")?;
     writeln!(wtr, "<meta charset=\"utf-8\">")?;
     writeln!(wtr, "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">")?;
-    writeln!(wtr, "<title>{title}</title>")?;
+    writeln!(wtr, "<title>{}</title>", escape(title))?;
     writeln!(wtr, "<style>\n{STYLE}\n</style>")?;
     writeln!(wtr, "</head>")?;
-    writeln!(wtr, "<body>")?;
+    writeln!(wtr, "<body>")
+}
+
+/// Writes one crosstable as an HTML table captioned with its title.
+fn html_table(ct: &Crosstable, wtr: &mut dyn Write) -> io::Result<()> {
+    let (header, rows) = table(ct);
     writeln!(wtr, "<table class=\"arbiter-crosstable\">")?;
-    writeln!(wtr, "<caption>{title}</caption>")?;
+    writeln!(wtr, "<caption>{}</caption>", escape(&title(ct)))?;
     let class = |column: usize| if column == 2 { " class=\"name\"" } else { "" };
     let cells = |tag: &str, row: &[String]| -> String {
         row.iter()
@@ -181,10 +184,113 @@ pub fn render_html(ct: &Crosstable, wtr: &mut dyn Write) -> io::Result<()> {
         writeln!(wtr, "<tr>{}</tr>", cells("td", row))?;
     }
     writeln!(wtr, "</tbody>")?;
-    writeln!(wtr, "</table>")?;
-    writeln!(wtr, "</body>")?;
-    writeln!(wtr, "</html>")?;
-    wtr.flush()
+    writeln!(wtr, "</table>")
+}
+
+/// Writes crosstables one after another in one style, with what comes
+/// before the first (the CSV header, the page's head) and after the last
+/// (the page's end): a table is built, written and dropped before the
+/// next is built.
+#[derive(Debug)]
+pub(super) enum Out {
+    /// Terminal tables, a blank line between two.
+    Text {
+        /// Whether no table is written yet.
+        first: bool,
+    },
+    /// One CSV table: the `Event` column, the columns of every table.
+    Csv {
+        /// The header row, written before the first table's rows.
+        header: Vec<String>,
+        /// Where each label of the header is.
+        at: HashMap<String, usize>,
+        /// Whether no table is written yet.
+        first: bool,
+    },
+    /// One page, a table per event.
+    Html {
+        /// The tables it will hold (the title depends on it).
+        tables: usize,
+        /// Whether no table is written yet.
+        first: bool,
+    },
+}
+
+impl Out {
+    /// A CSV table for tables of the given columns and tie-breaks: `Event`,
+    /// `No`, `Rk`, `Name`, `Rtg`, `Pts`, `Gms`, every round of any of them
+    /// in order (`?` last), then every tie-break, first seen first. A
+    /// table's row leaves the columns it does not have empty.
+    pub fn csv(shapes: impl Iterator<Item = (Vec<Column>, Vec<Tiebreak>)>) -> Out {
+        let mut columns: BTreeSet<Column> = BTreeSet::new();
+        let mut tiebreaks: Vec<Tiebreak> = Vec::new();
+        for (c, t) in shapes {
+            columns.extend(c);
+            for tiebreak in t {
+                if !tiebreaks.contains(&tiebreak) {
+                    tiebreaks.push(tiebreak);
+                }
+            }
+        }
+        let header: Vec<String> = std::iter::once("Event")
+            .chain(FIXED)
+            .map(str::to_owned)
+            .chain(columns.iter().map(label))
+            .chain(tiebreaks.iter().map(|t| t.label().to_owned()))
+            .collect();
+        let at = header.iter().enumerate().map(|(i, h)| (h.clone(), i)).collect();
+        Out::Csv { header, at, first: true }
+    }
+
+    /// Writes one table.
+    pub fn table(&mut self, ct: &Crosstable, wtr: &mut dyn Write) -> io::Result<()> {
+        match self {
+            Out::Text { first } => {
+                if !std::mem::take(first) {
+                    writeln!(wtr)?;
+                }
+                render_text(ct, wtr)
+            }
+            Out::Csv { header, at, first } => {
+                let mut csv = csv::Writer::from_writer(wtr);
+                if std::mem::take(first) {
+                    csv.write_record(header.iter())?;
+                }
+                let (labels, rows) = table(ct);
+                for row in rows {
+                    let mut line = vec![String::new(); header.len()];
+                    line[0] = ct.event.clone().unwrap_or_default();
+                    for (label, value) in labels.iter().zip(row) {
+                        if let Some(&i) = at.get(label) {
+                            line[i] = value;
+                        }
+                    }
+                    csv.write_record(&line)?;
+                }
+                csv.flush()
+            }
+            Out::Html { tables, first } => {
+                if std::mem::take(first) {
+                    let page = if *tables == 1 {
+                        title(ct)
+                    } else {
+                        format!("Crosstables of {tables} events")
+                    };
+                    html_head(&page, wtr)?;
+                }
+                html_table(ct, wtr)
+            }
+        }
+    }
+
+    /// Ends the output, after the last table.
+    pub fn finish(&mut self, wtr: &mut dyn Write) -> io::Result<()> {
+        if let Out::Html { .. } = self {
+            writeln!(wtr, "</body>")?;
+            writeln!(wtr, "</html>")?;
+        }
+        wtr.flush()
+    }
 }
 
 #[cfg(test)]
