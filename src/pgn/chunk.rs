@@ -96,10 +96,11 @@ pub fn find_cut(bytes: &[u8], target: usize, eof: bool) -> Option<usize> {
 ///   is followed by a tag pair, as never closed (if an earlier one ended
 ///   it, the replay restarted there, and the same reasoning applies from
 ///   there on);
-/// - in a tag section, which goes on after blank lines: this is what the
+/// - in a tag section, which may go on after a blank line (unless the tag
+///   pair after it gives a tag of the section again): this is what the
 ///   line before rules out. A tag section holds tag pairs (a line that
 ///   begins with `[`, after spaces or a byte order mark, or goes on from one
-///   after a `\` that escapes the line break) and `%` lines;
+///   after a `\` that escapes the line break), `%` lines and `;` comments;
 /// - between games.
 ///
 /// `;` comments and `%` lines end at their line break. The replay and the
@@ -125,7 +126,7 @@ fn may_hold_tags(before: &[u8]) -> bool {
     let first = before[line_start..=last]
         .iter()
         .find(|b| !matches!(b, b' ' | b'\t' | b'\r' | 0xef | 0xbb | 0xbf));
-    escaped_line_break || matches!(first, Some(b'[' | b'%'))
+    escaped_line_break || matches!(first, Some(b'[' | b'%' | b';'))
 }
 
 /// The most bytes of one game a streamed input holds in memory (a mapped

@@ -6,8 +6,8 @@
 use serde_json::Value;
 
 use crate::util::{
-    assert_error, assert_good_game, assert_no_warning, assert_valid, assert_warning, fixture, game,
-    games, parse_jsonl, records, run, warning_kinds, warnings_of,
+    assert_error, assert_good_game, assert_no_warning, assert_termination, assert_valid,
+    assert_warning, fixture, game, games, parse_jsonl, records, run, warning_kinds, warnings_of,
 };
 
 fn bad(file: &str) -> Vec<Value> {
@@ -471,4 +471,96 @@ fn r21_a_truncated_compressed_file_gives_its_complete_games() {
         );
     }
     assert!(games.len() < whole.len());
+}
+
+/// Issue 21, item 17: a tag section after a blank line that gives a tag
+/// of the section before again (a new Event) is the next game; the first
+/// is a game without moves. The real game keeps its own players and
+/// result (the placeholder's `Result "*"` is not held against its mate),
+/// whether one blank line or a line of spaces and a blank line separate
+/// the two sections.
+#[test]
+fn r21_a_second_tag_section_after_a_blank_line_is_the_next_game() {
+    let recs = bad("second_tag_section.pgn");
+    let events: Vec<_> = recs.iter().map(|r| r["event"].as_str().unwrap_or("")).collect();
+    assert_eq!(
+        events,
+        [
+            "Placeholder",
+            "Real game after a placeholder",
+            "Placeholder",
+            "Real game after a placeholder and a space line",
+            "Blank line inside the tags",
+            "Two blank lines before the moves",
+            "Good game after",
+        ],
+        "{recs:#?}"
+    );
+    for (i, (placeholder, real)) in [(0, 1), (2, 3)].into_iter().enumerate() {
+        let (p, g) = (&recs[placeholder], &recs[real]);
+        assert_eq!((p["white"].as_str(), p["plies"].as_u64()), (Some("?"), Some(0)), "{p}");
+        assert_eq!(p["result_marker"], Value::Null, "{p}");
+        assert_warning(p, "empty_game", [1, 19][i]);
+        assert_eq!(
+            (g["index"].as_u64(), g["line"].as_u64()),
+            (Some(real as u64 + 1), Some([9, 28][i]))
+        );
+        assert_eq!(
+            (&g["white"], &g["black"], &g["result"]),
+            (&"Fool".into(), &"Mate".into(), &"0-1".into())
+        );
+        assert_valid(g, 4);
+        assert_termination(g, "checkmate", 4);
+        assert_eq!(g["result_consistent"], true, "{g}");
+    }
+    assert_good_game(&recs[6], 60);
+    // No false E110 against the mated game's placeholder result.
+    let run = run(&["validate", &fixture("bad-input/second_tag_section.pgn")]);
+    assert!(!run.stdout.contains("E110"), "{}", run.stdout);
+    assert!(run.stdout.contains("7 games in 1 file"), "{}", run.stdout);
+}
+
+/// Issue 21, item 17: a blank line inside one game's tags (no tag given
+/// twice: ChessBase writes one after Event), and two blank lines between
+/// the tags and the moves, keep the game whole.
+#[test]
+fn r21_blank_lines_inside_one_games_tags_or_before_its_moves_keep_it_whole() {
+    let recs = bad("second_tag_section.pgn");
+    let inside = game(&recs, "Blank line inside the tags");
+    assert_eq!((inside["line"].as_u64(), inside["round"].as_str()), (Some(38), Some("3")));
+    assert_eq!(inside["white"], "White", "{inside}");
+    assert_valid(inside, 7);
+    assert!(warning_kinds(inside).is_empty(), "{inside}");
+    let two = game(&recs, "Two blank lines before the moves");
+    assert_eq!(two["line"], 49, "{two}");
+    assert_valid(two, 7);
+    assert!(warning_kinds(two).is_empty(), "{two}");
+}
+
+/// Issue 21, item 18: `%` escape lines and `;` comment lines between the
+/// tags of one game are ignored (they split it in two, and every later
+/// game's number shifted by one); a `;` comment between the tags and the
+/// moves stays the movetext's.
+#[test]
+fn r21_escape_and_comment_lines_between_tags_are_ignored() {
+    let recs = bad("comments_between_tags.pgn");
+    let events: Vec<_> = recs.iter().map(|r| r["event"].as_str().unwrap_or("")).collect();
+    assert_eq!(
+        events,
+        [
+            "Escape lines between tags",
+            "Comment lines between tags",
+            "Comment before the moves",
+            "Good game after"
+        ],
+        "{recs:#?}"
+    );
+    for (i, line) in [1, 13, 26].into_iter().enumerate() {
+        let g = &recs[i];
+        assert_eq!((g["index"].as_u64(), g["line"].as_u64()), (Some(i as u64 + 1), Some(line)));
+        assert_eq!((&g["white"], &g["round"]), (&"White".into(), &(i + 1).to_string().into()));
+        assert_valid(g, 7);
+        assert!(warning_kinds(g).is_empty(), "{g}");
+    }
+    assert_good_game(&recs[3], 36);
 }
