@@ -218,7 +218,7 @@ impl<'a> GameSplitter<'a> {
         // pair, and where they were listed to: built only at such a line,
         // as rare as they are, and added to at the next, so that a section
         // of many of them is still read in linear time.
-        let mut names: (HashSet<&'a [u8]>, usize) = (HashSet::new(), section);
+        let mut names: Option<(HashSet<&'a [u8]>, usize)> = None;
         while let [b'[', ..] = self.rest() {
             self.pos += 1;
             let line = self.rest();
@@ -232,7 +232,7 @@ impl<'a> GameSplitter<'a> {
                         b'\n' => self.gap(true),
                         _ => self.skip_ket(),
                     };
-                    if !self.goes_on(after, split, &mut names) {
+                    if !self.goes_on(after, split, section, &mut names) {
                         return Ok(());
                     }
                     continue;
@@ -263,49 +263,133 @@ impl<'a> GameSplitter<'a> {
             tag(&line[..name_end], &line[value_start..right_quote]);
             self.pos += consumed;
             let after = self.skip_ket();
-            if !self.goes_on(after, split, &mut names) {
+            if !self.goes_on(after, split, section, &mut names) {
                 return Ok(());
             }
         }
         Ok(())
     }
 
-    /// Whether the tag section goes on after a gap: at another tag pair,
-    /// or with `split`, at a tag pair after a blank line that gives none of
-    /// the tags `names` lists (once updated to the position) again.
+    /// Whether the tag section that began at `section` goes on after a
+    /// gap: at another tag pair, or with `split`, at a tag pair after a
+    /// blank line that gives none of the tags of the section again.
+    #[inline(always)]
     fn goes_on(
         &mut self,
         after: AfterGap,
         split: bool,
-        (names, listed_to): &mut (HashSet<&'a [u8]>, usize),
+        section: usize,
+        names: &mut Option<(HashSet<&'a [u8]>, usize)>,
     ) -> bool {
         match after {
             AfterGap::Tag => true,
             AfterGap::Movetext => false,
-            AfterGap::NextGame if !split => true,
-            AfterGap::NextGame => {
-                let mut before = GameSplitter::new(&self.bytes[..self.pos]);
-                before.pos = *listed_to;
-                // The same tags again, read as this section read them.
-                let listed = before.tag_section(
-                    &mut |name, _| {
-                        names.insert(name.trim_ascii_end());
-                    },
-                    false,
-                );
-                debug_assert!(listed.is_ok(), "a tag section read once reads again");
-                *listed_to = self.pos;
-                let rest = &self.rest()[1..];
-                let name = &rest[..rest.iter().position(|&b| b == b'"').unwrap_or(0)];
-                self.tags_only = names.contains(name.trim_ascii_end());
-                !self.tags_only
-            }
+            AfterGap::NextGame => !split || !self.repeats_a_tag(section, names),
         }
+    }
+
+    /// Whether the tag pair at the position gives a tag of the section that
+    /// began at `section` again. `names` lists the section's names up to
+    /// where it says, and is brought up to the position.
+    #[cold]
+    #[inline(never)]
+    fn repeats_a_tag(
+        &mut self,
+        section: usize,
+        names: &mut Option<(HashSet<&'a [u8]>, usize)>,
+    ) -> bool {
+        let (names, listed_to) = names.get_or_insert_with(|| (HashSet::new(), section));
+        let mut before = GameSplitter::new(&self.bytes[..self.pos]);
+        before.pos = *listed_to;
+        // The same tags again, read as this section read them.
+        let listed = before.tag_section(
+            &mut |name, _| {
+                names.insert(name.trim_ascii_end());
+            },
+            false,
+        );
+        debug_assert!(listed.is_ok(), "a tag section read once reads again");
+        *listed_to = self.pos;
+        let rest = &self.rest()[1..];
+        let name = &rest[..rest.iter().position(|&b| b == b'"').unwrap_or(0)];
+        self.tags_only = names.contains(name.trim_ascii_end());
+        self.tags_only
     }
 
     /// A tag line cut short by the end of the input: skipped.
     fn unreadable_tag(&mut self) -> UnreadableTag {
         self.pos = self.bytes.len();
         UnreadableTag
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The tag names of each game's section, and whether it ended at the
+    /// next game's tags.
+    fn sections(bytes: &[u8]) -> Vec<(Vec<String>, bool)> {
+        let mut splitter = GameSplitter::new(bytes);
+        let mut out = Vec::new();
+        loop {
+            let mut names = Vec::new();
+            let read =
+                splitter.read_tags(|name, _| names.push(String::from_utf8_lossy(name).into()));
+            if read != Ok(true) {
+                return out;
+            }
+            out.push((names, splitter.tags_only()));
+            if !splitter.tags_only() {
+                // Past the movetext, one line here.
+                splitter.skip_until_after(b'\n');
+            }
+        }
+    }
+
+    #[test]
+    fn a_blank_line_then_a_tag_given_again_ends_the_game() {
+        let pgn = b"[Event \"a\"]\n[White \"?\"]\n \n\n[Event \"b\"]\n[White \"W\"]\n\n1. e4 *\n";
+        let names = |list: &[&str]| list.iter().map(|n| n.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            sections(pgn),
+            [(names(&["Event", "White"]), true), (names(&["Event", "White"]), false)]
+        );
+        // A blank line (or two) before a tag not given yet: one section.
+        for gap in ["\n", "\n\n", "\n% escaped\n;comment\n"] {
+            let pgn = format!("[Event \"a\"]\n{gap}[Site \"s\"]\n\n1. e4 *\n");
+            assert_eq!(sections(pgn.as_bytes()), [(names(&["Event", "Site"]), false)], "{gap:?}");
+        }
+    }
+
+    #[test]
+    fn comments_and_escape_lines_between_tags_are_skipped() {
+        let pgn = b"[Event \"a\"] ; c\n; d\n  % e\n[Site \"s\"]\n[Round]\n% f\n[White \"w\"]\n\n1. e4 *\n";
+        let mut splitter = GameSplitter::new(pgn);
+        let mut names = Vec::new();
+        assert_eq!(splitter.read_tags(|name, _| names.push(name)), Ok(true));
+        assert_eq!(names, [&b"Event"[..], b"Site", b"White"]);
+        assert!(splitter.rest().starts_with(b"1. e4"));
+        // A comment before the moves is the movetext's, unless a blank
+        // line separates them.
+        for (gap, movetext) in [("\n; c\n", "; c"), ("\n; c\n\n; d\n", "; d"), ("\n; c\n\n", "1.")]
+        {
+            let pgn = format!("[Event \"a\"]{gap}1. e4 *\n");
+            let mut splitter = GameSplitter::new(pgn.as_bytes());
+            splitter.read_tags(|_, _| {}).unwrap();
+            assert!(splitter.rest().starts_with(movetext.as_bytes()), "{gap:?}");
+        }
+    }
+
+    /// Blank lines between many tags, each new: the names are listed once,
+    /// not again at each blank line.
+    #[test]
+    fn many_blank_lines_between_new_tags_are_read_in_linear_time() {
+        let tags = 100_000;
+        let pgn: String = (0..tags).map(|n| format!("[T{n} \"v\"]\n\n")).collect();
+        let start = std::time::Instant::now();
+        let read = sections(pgn.as_bytes());
+        assert_eq!((read.len(), read[0].0.len()), (1, tags));
+        assert!(start.elapsed().as_secs() < 10, "{:?}", start.elapsed());
     }
 }
