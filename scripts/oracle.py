@@ -53,8 +53,13 @@ Deliberate differences (and why)
    in harmless ways (pgn-reader: movetext ends at a line starting with `[` or
    an empty line; whitespace-only lines and any number of blank lines between
    tags and movetext do not end a game; several tags may share a line; an
-   unterminated tag value ends at the line end). This script therefore splits
-   the file itself the way pgn-reader does, parses the tag pairs the way
+   unterminated tag value ends at the line end), and arbiter's two own
+   rules for tag sections: `%` lines and `;` comments between tag pairs are
+   ignored (pgn-reader ends the section at a `;`), and a blank line followed
+   by a tag pair that gives a tag of the section again ends the game there
+   (a game without moves; the pair starts the next game), where python-chess
+   merges the two sections. This script therefore splits
+   the file itself the way arbiter does, parses the tag pairs the way
    pgn-reader does (the first of duplicated tags wins, as arbiter documents),
    and hands python-chess each game re-serialised: one `[Name "value"]` line
    per tag, a blank line, the movetext without whitespace-only lines. Like
@@ -203,6 +208,7 @@ class _NeedMore(Exception):
 _MT_SPECIAL = re.compile(r"[{;\n]")
 _SWALLOWED = re.compile(r'\n\r?\n(?P<tag>\[)[A-Za-z0-9_]+ +"')
 _TAG_STOP = re.compile(r'["\n\]]')
+_TAG_PAIR = re.compile(r'\[[A-Za-z0-9_]+ +"')
 _VALUE_STOP = re.compile(r'[\\"\n]')
 
 
@@ -274,30 +280,80 @@ class Splitter:
             else:
                 return pos
 
-    def _skip_ket(self, pos: int) -> int:
+    def _skip_ket(self, pos: int) -> Tuple[int, str]:
         while True:
             ch = self._peek(pos)
             if ch is None:
-                return pos
+                return pos, "movetext"
             if ch in " \t\r":
                 pos += 1
             elif ch == "]":
-                return self._skip_whitespace(pos + 1, False)
+                return self._gap(pos + 1, False)
             elif ch == "\n":
-                return self._skip_whitespace(pos + 1, True)
+                return self._gap(pos + 1, True)
             else:
-                return pos
+                return pos, "movetext"
 
-    def _read_tags(self, pos: int, tags: List[Tuple[str, str]]) -> int:
+    def _opens_tag_pair(self, pos: int) -> bool:
+        m = _TAG_PAIR.match(self.buf, pos)
+        if m is None and not self.eof and self.buf.find("\n", pos) < 0:
+            raise _NeedMore
+        return m is not None
+
+    def _gap(self, pos: int, new_line: bool) -> Tuple[int, str]:
+        """What separates two tag pairs (arbiter's `GameSplitter::gap`):
+        whitespace, `%` lines and `;` comments. Returns where what follows
+        begins and what it is: "tag", "next" (a tag pair after a blank line)
+        or "movetext" (from the first `;` after the last blank line)."""
+        blank, comment = False, None
+        while True:
+            ch = self._peek(pos)
+            if ch is None:
+                break
+            if ch in " \t\r":
+                pos += 1
+            elif ch == "\n":
+                if new_line:
+                    blank, comment = True, None
+                new_line = True
+                pos += 1
+            elif ch == "%" and new_line:
+                j = self._find("\n", pos + 1)
+                pos = len(self.buf) if j < 0 else j + 1
+            elif ch == ";":
+                if comment is None:
+                    comment = pos
+                j = self._find("\n", pos)
+                pos = len(self.buf) if j < 0 else j
+                new_line = False
+            elif ch == "[":
+                if blank and self._opens_tag_pair(pos):
+                    return pos, "next"
+                return pos, "tag"
+            else:
+                break
+        return (pos if comment is None else comment), "movetext"
+
+    def _read_tags(self, pos: int, tags: List[Tuple[str, str]]
+                   ) -> Tuple[int, bool]:
+        """Reads a tag section; returns where its movetext begins and
+        whether the game has none: its section ended at a blank line
+        followed by a tag pair giving one of its tags again (a second
+        Event), which starts the next game."""
         while self._peek(pos) == "[":
             pos += 1
             m = _TAG_STOP.search(self.buf, pos)
             if m is None:
                 if not self.eof:
                     raise _NeedMore
-                return len(self.buf)  # unterminated tag at EOF
+                return len(self.buf), False  # unterminated tag at EOF
             if m.group() != '"':
-                pos = self._skip_ket(m.end())
+                if m.group() == "\n":
+                    pos, after = self._gap(m.end(), True)
+                else:
+                    pos, after = self._skip_ket(m.end())
+                if not self._goes_on(pos, after, tags):
+                    return pos, after == "next"
                 continue
             left = m.start()
             name_end = left - 1 if left > pos and self.buf[left - 1] == " " \
@@ -309,7 +365,7 @@ class Splitter:
                 if v is None:
                     if not self.eof:
                         raise _NeedMore
-                    return len(self.buf)
+                    return len(self.buf), False
                 c = v.group()
                 if c == '"':
                     value_end, consumed = v.start(), v.start() + 1
@@ -319,8 +375,19 @@ class Splitter:
                     break
                 j = min(v.start() + 2, len(self.buf))
             tags.append((name, _unescape(self.buf[left + 1:value_end])))
-            pos = self._skip_ket(consumed)
-        return pos
+            pos, after = self._skip_ket(consumed)
+            if not self._goes_on(pos, after, tags):
+                return pos, after == "next"
+        return pos, False
+
+    def _goes_on(self, pos: int, after: str,
+                 tags: List[Tuple[str, str]]) -> bool:
+        if after != "next":
+            return after == "tag"
+        # Names compared as arbiter compares them (`trim_ascii_end`).
+        ws = " \t\n\x0c\r"
+        name = self.buf[pos + 1:self.buf.index('"', pos)].rstrip(ws)
+        return name not in {n.rstrip(ws) for n, _ in tags}
 
     def _read_movetext(self, pos: int) -> Tuple[int, int, bool]:
         """Returns (end of movetext, position to continue, unterminated)."""
@@ -383,8 +450,11 @@ class Splitter:
                 if self._peek(start) is None:
                     return
                 tags: List[Tuple[str, str]] = []
-                mt_start = self._read_tags(start, tags)
-                mt_end, nxt, unterminated = self._read_movetext(mt_start)
+                mt_start, tags_only = self._read_tags(start, tags)
+                if tags_only:
+                    mt_end, nxt, unterminated = mt_start, mt_start, False
+                else:
+                    mt_end, nxt, unterminated = self._read_movetext(mt_start)
             except _NeedMore:
                 self._more(pos)
                 pos = 0

@@ -38,6 +38,9 @@ pub struct Export {
     pub unformatted: Option<&'static str>,
     /// Whether `text` differs from the original bytes.
     pub changed: bool,
+    /// Whether the game is left out (`text` is empty): a game too large
+    /// read from a stream, whose bytes were not held.
+    pub left_out: bool,
 }
 
 /// Writes a game in export format as it is replayed; `None` for a game
@@ -204,9 +207,18 @@ impl Observer for Exporter {
         match formatted {
             Ok(text) => {
                 let changed = text != game.text;
-                Export { text, unformatted: None, changed }
+                Export { text, unformatted: None, changed, left_out: false }
             }
-            Err(why) => Export { text: game.text.to_vec(), unformatted: Some(why), changed: false },
+            // Only its first bytes are held: copying them would cut it.
+            Err(why) if !game.whole => {
+                Export { text: Vec::new(), unformatted: Some(why), changed: true, left_out: true }
+            }
+            Err(why) => Export {
+                text: game.text.to_vec(),
+                unformatted: Some(why),
+                changed: false,
+                left_out: false,
+            },
         }
     }
 }

@@ -45,7 +45,8 @@ pub struct GameRecord {
     /// well-formed and legal and the start position is valid.
     pub valid: bool,
     /// 1-based ply of the first bad move; 0 when the start position itself
-    /// is bad (`bad_fen`); `None` for a valid game.
+    /// is bad (`bad_fen`) or the game too large to read (`game_too_large`);
+    /// `None` for a valid game.
     pub error_ply: Option<u32>,
     /// The first error, if any.
     pub error: Option<GameError>,
@@ -172,6 +173,9 @@ kinds! {
         /// Variations nested deeper than [`MAX_VARIATION_DEPTH`] (with
         /// `--variations`, and in `fmt`): the game's cost stays bounded.
         VariationsTooDeep => ("variations_too_deep", "variations nested too deeply"),
+        /// A game longer than [`crate::pgn::chunk::MAX_GAME`] before the
+        /// next: its moves are not read.
+        GameTooLarge => ("game_too_large", "game too large"),
     }
 }
 

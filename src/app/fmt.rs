@@ -26,7 +26,9 @@ pub(super) fn run(args: FmtArgs, run: &super::Run) -> anyhow::Result<ExitStatus>
     if !args.in_place {
         let mut sink = PgnSink::new(run.progress.writer(), args.check);
         let summary = run.games(|| Exporter::new(run.config.replay), &mut sink)?;
-        return Ok(if summary.input_errors > 0 {
+        // A game left out leaves the output incomplete, as an input that
+        // could not be read does.
+        return Ok(if summary.input_errors > 0 || sink.left_out > 0 {
             ExitStatus::Error
         } else if args.check && (sink.changed > 0 || sink.unformatted > 0) {
             ExitStatus::Findings
@@ -89,6 +91,9 @@ fn rewrite(file: &Path, run: &super::Run, args: &FmtArgs) -> anyhow::Result<()> 
     }
     if summary.files != 1 {
         bail!("the file could not be read to its end");
+    }
+    if sink.left_out > 0 {
+        bail!("a game too large was left out");
     }
     drop(sink);
     fs::set_permissions(temp.path(), before.permissions())

@@ -119,6 +119,9 @@ codes! {
     VariationsTooDeep => ("E113", "variations-too-deep", Error,
         "Variations nested more than 64 levels deep: arbiter follows them no deeper.",
         "Flatten the variations; no annotation needs that many levels."),
+    GameTooLarge => ("E114", "game-too-large", Error,
+        "A game of more than 16 MiB before the next game: its moves were not read, and the input was skipped to where a game certainly begins.",
+        "Look for a comment never closed or bytes that are not PGN; split a game that is really this long."),
     CheckSuffix => ("W121", "check-suffix", Warning,
         "A + or # suffix that is wrong, or missing where the move checks or mates.",
         "Write + after a checking move and # after a mating one, and nowhere else."),
@@ -231,6 +234,7 @@ impl Code {
             ErrorKind::UnterminatedVariation => Code::UnterminatedVariation,
             ErrorKind::MoveAfterResult => Code::MoveAfterResult,
             ErrorKind::VariationsTooDeep => Code::VariationsTooDeep,
+            ErrorKind::GameTooLarge => Code::GameTooLarge,
         }
     }
 

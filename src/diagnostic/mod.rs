@@ -13,7 +13,7 @@ use std::{borrow::Cow, collections::BTreeSet, fmt, io, ops::ControlFlow};
 
 use self::codes::Code;
 use crate::{
-    record::{GameRecord, QUOTED, quoted},
+    record::{ErrorKind, GameRecord, QUOTED, quoted},
     sink::Sink,
     source::InputError,
 };
@@ -49,7 +49,9 @@ impl Finding {
 /// warnings, each with its code, in that order.
 pub fn of_game(i: usize, r: &GameRecord, findings: &mut Vec<Finding>) {
     if let Some(error) = &r.error {
-        let (what, fen) = if error.fen.is_empty() {
+        let (what, fen) = if error.kind == ErrorKind::GameTooLarge {
+            ("game too large".to_owned(), None)
+        } else if error.fen.is_empty() {
             (format!("FEN \"{}\"", error.san), None)
         } else {
             (move_label(&error.fen, &error.san), Some(error.fen.clone()))

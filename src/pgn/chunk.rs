@@ -21,7 +21,7 @@ use memchr::{memmem, memrchr};
 use memmap2::Mmap;
 
 use crate::{
-    pgn::split::opens_tag_pair,
+    pgn::{cursor::GameCursor, split::opens_tag_pair},
     source::{Input, ReadObserver},
 };
 
@@ -41,6 +41,9 @@ pub struct Chunk {
     /// Byte offset of the chunk in the (uncompressed) input.
     pub offset: u64,
     data: ChunkData,
+    /// A game too large, the chunk's only one, of which the chunk may hold
+    /// only the first bytes.
+    pub too_large: Option<TooLarge>,
 }
 
 impl Drop for Chunk {
@@ -62,7 +65,7 @@ impl Chunk {
 
     /// A chunk of owned bytes (for tests and benchmarks).
     pub fn from_bytes(file: &str, bytes: Vec<u8>) -> Chunk {
-        Chunk { file: file.into(), offset: 0, data: ChunkData::Owned(bytes) }
+        Chunk { file: file.into(), offset: 0, data: ChunkData::Owned(bytes), too_large: None }
     }
 }
 
@@ -96,10 +99,11 @@ pub fn find_cut(bytes: &[u8], target: usize, eof: bool) -> Option<usize> {
 ///   is followed by a tag pair, as never closed (if an earlier one ended
 ///   it, the replay restarted there, and the same reasoning applies from
 ///   there on);
-/// - in a tag section, which goes on after blank lines: this is what the
+/// - in a tag section, which may go on after a blank line (unless the tag
+///   pair after it gives a tag of the section again): this is what the
 ///   line before rules out. A tag section holds tag pairs (a line that
 ///   begins with `[`, after spaces or a byte order mark, or goes on from one
-///   after a `\` that escapes the line break) and `%` lines;
+///   after a `\` that escapes the line break), `%` lines and `;` comments;
 /// - between games.
 ///
 /// `;` comments and `%` lines end at their line break. The replay and the
@@ -125,16 +129,113 @@ fn may_hold_tags(before: &[u8]) -> bool {
     let first = before[line_start..=last]
         .iter()
         .find(|b| !matches!(b, b' ' | b'\t' | b'\r' | 0xef | 0xbb | 0xbf));
-    escaped_line_break || matches!(first, Some(b'[' | b'%'))
+    escaped_line_break || matches!(first, Some(b'[' | b'%' | b';'))
 }
 
-/// The most bytes of one game a streamed input holds in memory (a mapped
-/// file needs no such limit: its pages are the file's).
-pub const MAX_STREAMED_GAME: usize = 16 << 20;
+/// The most bytes a game may take. A game is too large when no other game
+/// begins within this many bytes of its first (as the replay walks them):
+/// it is reported as one game with an error, not replayed, and skipped to
+/// where a game certainly begins (see [`TooLarge`]). The same on every path:
+/// a stream holds no more than this of one game, and a mapped file, which
+/// could, is read alike so that its records are the same.
+pub const MAX_GAME: usize = 16 << 20;
 
 /// How far past the target chunk size a stream is read before looking
 /// for the cut: more than nearly every game is long.
 const STREAM_SLACK: usize = 256 << 10;
+
+/// The bytes each window of a game too large shares with the window before,
+/// where a cut is looked for (after half of them) again: a place where a
+/// game begins that the end of the last window cut short is found in the
+/// next (unless its tag name is longer than half of them).
+const RESYNC_OVERLAP: usize = 64 << 10;
+
+/// A game too large (see [`MAX_GAME`]), which is its chunk's only game: its
+/// moves are not read. The chunk holds its first bytes (at most
+/// `MAX_GAME`, enough for the tags) from a stream, and all of them from a
+/// mapped file. It ends where a game certainly begins (a cut `find_cut`
+/// finds) looked for in windows of `MAX_GAME` bytes past its first
+/// `MAX_GAME`, each overlapping the window before, or at the end of the
+/// input: a stream and a mapped file look at the same windows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TooLarge {
+    /// The chunk's length in bytes (the game's and what precedes it).
+    pub length: u64,
+    /// The line breaks in it.
+    pub lines: u64,
+    /// How many of its first bytes are read (for its tags): those a
+    /// stream holds, whatever the chunk holds.
+    pub held: usize,
+}
+
+/// How a chunk ends, from the bytes at its start.
+enum Decision {
+    /// At this cut.
+    Cut(usize),
+    /// More bytes are needed to tell.
+    More,
+    /// The chunk's first game is too large.
+    TooLarge,
+}
+
+/// How the chunk that `window` begins ends: at the first cut past
+/// `target`, else, once `window` holds `max_game` bytes, before the last
+/// game that begins in them (there are whole games before it), else its
+/// first game is too large. `eof` when `window` is the rest of the input.
+fn decide(window: &[u8], target: usize, eof: bool, max_game: usize) -> Decision {
+    if let Some(cut) = find_cut(window, target, eof) {
+        return Decision::Cut(cut);
+    }
+    if window.len() < max_game {
+        return Decision::More;
+    }
+    match last_game_start(&window[..max_game]) {
+        Some(start) => Decision::Cut(start),
+        None => Decision::TooLarge,
+    }
+}
+
+/// Where the last game that begins in `bytes` after their first game
+/// begins, as the replay walks them. Bytes cut short make the replay miss
+/// a game at their very end, never find one that is not there: it is a
+/// place where the replay of the whole input begins a game too. Walked
+/// only when no cut was found in `MAX_GAME` bytes (a game that long, or
+/// games without blank lines between them).
+fn last_game_start(bytes: &[u8]) -> Option<usize> {
+    let mut cursor = GameCursor::new(bytes, 1);
+    let (mut games, mut last) = (0, None);
+    while let Some(span) = cursor.next_game(|_, _| {}) {
+        games += 1;
+        if games > 1 {
+            last = Some(span.start);
+        }
+        cursor.finish_game(&span, cursor.lexer(&span));
+    }
+    last
+}
+
+/// The overlap of the windows of a game too large, for `max_game`.
+fn resync_overlap(max_game: usize) -> usize {
+    RESYNC_OVERLAP.min(max_game / 4)
+}
+
+/// Where a game too large that begins `bytes` ends: see [`TooLarge`].
+/// `read` is told of each window read without finding the end.
+fn resync_mapped(bytes: &[u8], max_game: usize, mut read: impl FnMut(Range<usize>)) -> usize {
+    let overlap = resync_overlap(max_game);
+    let mut start = max_game - overlap;
+    loop {
+        let range = start.min(bytes.len())..bytes.len().min(start + max_game);
+        if let Some(cut) = find_cut(&bytes[range.clone()], overlap / 2, false) {
+            return start + cut;
+        }
+        read(range);
+        if start + max_game >= bytes.len() {
+            return bytes.len();
+        }
+        start += max_game - overlap;
+    }
+}
 
 /// Produces the chunks of one input in order.
 pub struct Chunker {
@@ -143,6 +244,8 @@ pub struct Chunker {
     target: usize,
     offset: u64,
     observer: ReadObserver,
+    /// [`MAX_GAME`], smaller in tests.
+    max_game: usize,
 }
 
 enum Source {
@@ -168,28 +271,58 @@ impl Chunker {
                 Source::Stream { rdr, buffer: Vec::new(), eof: false, failed: None }
             }
         };
-        Chunker { file, source, target: target.max(1), offset: 0, observer }
+        Chunker { file, source, target: target.max(1), offset: 0, observer, max_game: MAX_GAME }
     }
 
     /// The next chunk, `None` at the end of the input, or a read error.
     pub fn next_chunk(&mut self) -> io::Result<Option<Chunk>> {
-        let data = match &mut self.source {
+        let max_game = self.max_game;
+        // Cuts are looked for within `max_game` bytes of a chunk's start.
+        let target = self.target.min(max_game / 2);
+        let (data, too_large) = match &mut self.source {
             Source::Mapped(map) => {
                 let start = self.offset as usize;
                 if start >= map.len() {
                     return Ok(None);
                 }
-                let len = find_cut(&map[start..], self.target, true).unwrap_or_default();
+                // The bytes a stream would hold to decide.
+                let rest = &map[start..];
+                let window = &rest[..rest.len().min(max_game)];
+                let (len, too_large) = match decide(window, target, rest.len() < max_game, max_game)
+                {
+                    Decision::Cut(len) => (len, None),
+                    Decision::More => unreachable!("a window of a mapped file is whole"),
+                    Decision::TooLarge => {
+                        // The game's pages are dropped once read, window by
+                        // window, as a stream drops its bytes: they would
+                        // stay resident until the chunk is replayed.
+                        let drop_pages = |range: Range<usize>| {
+                            crate::source::mmap::release(
+                                map,
+                                start + range.start..start + range.end,
+                            );
+                        };
+                        let len = resync_mapped(rest, max_game, drop_pages);
+                        let mut lines = 0;
+                        for at in (0..len).step_by(max_game) {
+                            let block = at..len.min(at + max_game);
+                            lines += count_lines(&rest[block.clone()]);
+                            drop_pages(block);
+                        }
+                        let held = len.min(max_game);
+                        (len, Some(TooLarge { length: len as u64, lines, held }))
+                    }
+                };
                 (self.observer)(len as u64);
-                ChunkData::Mapped { map: map.clone(), range: start..start + len }
+                (ChunkData::Mapped { map: map.clone(), range: start..start + len }, too_large)
             }
             Source::Stream { rdr, buffer, eof, failed } => {
                 // Read a little past the target, so that the game crossing
                 // it usually ends in the buffer and one scan finds the cut
                 // (reading exactly the target scanned every chunk twice).
-                let target = self.target.min(MAX_STREAMED_GAME / 2);
-                let mut want = target + STREAM_SLACK;
-                let len = loop {
+                let mut want = (target + STREAM_SLACK).min(max_game);
+                // The cut, or `None` for a game too large.
+                let cut = loop {
                     if failed.is_none()
                         && let Err(error) = fill(rdr, buffer, eof, want)
                     {
@@ -201,7 +334,7 @@ impl Chunker {
                         match last_cut(buffer) {
                             Some(cut) => {
                                 *failed = Some(error);
-                                break cut;
+                                break Some(cut);
                             }
                             None => {
                                 let at = self.offset;
@@ -218,29 +351,80 @@ impl Chunker {
                             }
                         }
                     }
-                    if let Some(cut) = find_cut(buffer, target, *eof) {
-                        break cut;
+                    // As for a mapped file: the input ends within the
+                    // window, or it does not.
+                    debug_assert!(buffer.len() <= max_game, "a stream holds one window");
+                    match decide(buffer, target, *eof && buffer.len() < max_game, max_game) {
+                        Decision::Cut(cut) => break Some(cut),
+                        // One game longer than the buffer: read more of it.
+                        Decision::More => {
+                            want = buffer.len().saturating_mul(2).clamp(target, max_game);
+                        }
+                        Decision::TooLarge => break None,
                     }
-                    if buffer.len() >= MAX_STREAMED_GAME {
-                        // A "game" this long is broken input (a comment
-                        // never closed, no line breaks): cut it rather
-                        // than hold it all; its pieces get reported.
-                        break buffer.len();
-                    }
-                    // One game longer than the buffer: read more of it.
-                    want = buffer.len().saturating_mul(2).clamp(target, MAX_STREAMED_GAME);
                 };
-                if len == 0 {
-                    return Ok(None);
+                match cut {
+                    Some(0) => return Ok(None),
+                    Some(len) => {
+                        let rest = buffer.split_off(len);
+                        (ChunkData::Owned(std::mem::replace(buffer, rest)), None)
+                    }
+                    None => {
+                        let (head, large) = skip_too_large(rdr, buffer, eof, failed, max_game);
+                        (ChunkData::Owned(head), Some(large))
+                    }
                 }
-                let rest = buffer.split_off(len);
-                ChunkData::Owned(std::mem::replace(buffer, rest))
             }
         };
-        let chunk = Chunk { file: self.file.clone(), offset: self.offset, data };
-        self.offset += chunk.bytes().len() as u64;
+        let chunk = Chunk { file: self.file.clone(), offset: self.offset, data, too_large };
+        self.offset += too_large.map_or(chunk.bytes().len() as u64, |large| large.length);
         Ok(Some(chunk))
     }
+}
+
+/// Reads past a game too large that `buffer` begins with (its first
+/// `max_game` bytes) without holding it, as `resync_mapped` does on a
+/// mapped file, and leaves in `buffer` what follows it. Returns the bytes
+/// of the game that are kept (its first, at most `max_game`) and its size.
+/// A read error ends the game where the read got; it is reported next.
+fn skip_too_large(
+    rdr: &mut Box<dyn Read + Send>,
+    buffer: &mut Vec<u8>,
+    eof: &mut bool,
+    failed: &mut Option<io::Error>,
+    max_game: usize,
+) -> (Vec<u8>, TooLarge) {
+    let overlap = resync_overlap(max_game);
+    let mut head = std::mem::take(buffer);
+    let mut window = head[max_game - overlap..].to_vec();
+    // Line breaks before the window, and bytes before it.
+    let (mut lines, mut before) =
+        (count_lines(&head[..max_game - overlap]), (max_game - overlap) as u64);
+    loop {
+        if failed.is_none()
+            && let Err(error) = fill(rdr, &mut window, eof, max_game)
+        {
+            *failed = Some(error);
+        }
+        let found = find_cut(&window, overlap / 2, false);
+        let end = found.unwrap_or(window.len());
+        if found.is_some() || *eof || failed.is_some() {
+            lines += count_lines(&window[..end]);
+            let length = before + end as u64;
+            head.truncate(length.min(head.len() as u64) as usize);
+            *buffer = window.split_off(end);
+            let held = head.len();
+            return (head, TooLarge { length, lines, held });
+        }
+        let kept = window.len() - overlap;
+        lines += count_lines(&window[..kept]);
+        before += kept as u64;
+        window.drain(..kept);
+    }
+}
+
+fn count_lines(bytes: &[u8]) -> u64 {
+    memchr::memchr_iter(b'\n', bytes).count() as u64
 }
 
 /// Where the last game that begins in `bytes` (after their first) starts:
@@ -360,15 +544,105 @@ mod tests {
     }
 
     #[test]
-    fn a_stream_without_game_boundaries_is_cut_at_the_limit() {
-        let endless = std::io::repeat(b'x').take(MAX_STREAMED_GAME as u64 * 2 + 10);
+    fn a_stream_without_game_boundaries_is_one_game_too_large() {
+        let length = MAX_GAME as u64 * 2 + 10;
+        let endless = std::io::repeat(b'x').take(length);
         let mut chunker =
             Chunker::new("t".into(), Input::Stream(Box::new(endless)), 1 << 20, Arc::new(drop));
-        let mut sizes = Vec::new();
+        let chunk = chunker.next_chunk().unwrap().expect("a chunk");
+        assert_eq!(chunk.too_large, Some(TooLarge { length, lines: 0, held: MAX_GAME }));
+        assert_eq!(chunk.bytes().len(), MAX_GAME, "only the game's first bytes are held");
+        assert!(chunker.next_chunk().unwrap().is_none());
+    }
+
+    /// The chunks of `bytes` at `target` with games of at most `max_game`
+    /// bytes, from a mapped file or a stream: offset, bytes, and how large
+    /// a game too large is.
+    fn chunks_of(
+        bytes: &[u8],
+        target: usize,
+        max_game: usize,
+        mapped: bool,
+    ) -> Vec<(u64, Vec<u8>, Option<TooLarge>)> {
+        let input = if mapped {
+            let mut file = tempfile::tempfile().unwrap();
+            std::io::Write::write_all(&mut file, bytes).unwrap();
+            Input::Mapped(crate::source::mmap::map(&file).expect("a map"))
+        } else {
+            Input::Stream(Box::new(Cursor::new(bytes.to_vec())))
+        };
+        let mut chunker = Chunker::new("t".into(), input, target, Arc::new(drop));
+        chunker.max_game = max_game;
+        let mut chunks = Vec::new();
         while let Some(chunk) = chunker.next_chunk().unwrap() {
-            sizes.push(chunk.bytes().len());
+            chunks.push((chunk.offset, chunk.bytes().to_vec(), chunk.too_large));
         }
-        assert_eq!(sizes, vec![MAX_STREAMED_GAME, MAX_STREAMED_GAME, 10]);
+        chunks
+    }
+
+    /// The records of chunks, numbered and lined as the pipeline does.
+    fn records_of(chunks: &[(u64, Vec<u8>, Option<TooLarge>)]) -> Vec<GameRecord> {
+        let mut replayer = Replayer::new(ReplayOptions::default());
+        let (mut records, mut games_before, mut lines_before) = (Vec::new(), 0, 0);
+        for (offset, bytes, too_large) in chunks {
+            let mut chunk = Chunk::from_bytes("t", bytes.clone());
+            (chunk.offset, chunk.too_large) = (*offset, *too_large);
+            let count = replayer.replay(&chunk, &mut (), |mut record, ()| {
+                record.shift_lines(lines_before);
+                record.index += games_before;
+                records.push(record);
+            });
+            (games_before, lines_before) = (games_before + count.games, lines_before + count.lines);
+        }
+        records
+    }
+
+    /// A game too large is found, and skipped, alike in a mapped file and a
+    /// stream and at any target chunk size: the same chunks, but for the
+    /// bytes of a game too large past its first `max_game`, which a stream
+    /// does not hold, and the same records whatever the target. Without a
+    /// game too large, the records are those of the whole input in one
+    /// chunk.
+    #[test]
+    fn games_too_large_are_the_same_mapped_or_streamed_at_any_target() {
+        let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+        let (mut large, mut cut_by_walk) = (0, 0);
+        for case in 0..600 {
+            let bytes = rng.pgn_soup(150, false);
+            if bytes.is_empty() {
+                continue;
+            }
+            let max_game = 40 + rng.below(400);
+            let what =
+                format!("soup {case}, max {max_game}: {:?}", bytes.escape_ascii().to_string());
+            let mut records = None;
+            for target in [1, 1 + rng.below(60), max_game] {
+                let mapped = chunks_of(&bytes, target, max_game, true);
+                let streamed = chunks_of(&bytes, target, max_game, false);
+                assert_eq!(mapped.len(), streamed.len(), "{what}");
+                for ((at, whole, large_m), (at_s, head, large_s)) in mapped.iter().zip(&streamed) {
+                    assert_eq!((at, large_m), (at_s, large_s), "{what}");
+                    let held = large_m.map_or(whole.len(), |_| whole.len().min(max_game));
+                    assert_eq!(&whole[..held], &head[..], "{what}");
+                    large += usize::from(large_m.is_some());
+                    // Cut where the walk found a game, no cut being near.
+                    let rest = &bytes[*at as usize..];
+                    let walked = rest.len() >= max_game
+                        && find_cut(&rest[..max_game], target.min(max_game / 2), false).is_none();
+                    cut_by_walk += usize::from(large_m.is_none() && walked);
+                }
+                let joined: u64 =
+                    mapped.iter().map(|(_, b, l)| l.map_or(b.len() as u64, |l| l.length)).sum();
+                assert_eq!(joined, bytes.len() as u64, "{what}");
+                let these = records_of(&streamed);
+                assert_eq!(records_of(&mapped), these, "{what}");
+                if mapped.iter().all(|(_, _, l)| l.is_none()) {
+                    assert_eq!(these, crate::testing::replay(&bytes), "{what}");
+                }
+                assert_eq!(records.get_or_insert_with(|| these.clone()), &these, "{what}");
+            }
+        }
+        assert!(large > 200 && cut_by_walk > 50, "{large} too large, {cut_by_walk} cut by walking");
     }
 
     #[test]

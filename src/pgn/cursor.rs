@@ -20,7 +20,8 @@ pub struct GameSpan {
     pub lead: usize,
     /// The game's first byte.
     pub start: usize,
-    /// Where its movetext begins, after the tag section.
+    /// Where its movetext begins, after the tag section; for a game
+    /// without movetext (`tags_only`), where the next game begins.
     pub movetext: usize,
     /// The line of `start`.
     pub line: u64,
@@ -28,6 +29,9 @@ pub struct GameSpan {
     pub movetext_line: u64,
     /// Tag lines that could not be read (see [`UnreadableTag`]).
     pub unreadable_tags: usize,
+    /// Whether the tag section ended at the next game's tags, so that the
+    /// game has no movetext (see [`GameSplitter::tags_only`]).
+    pub tags_only: bool,
 }
 
 /// Walks the bytes of a chunk game by game.
@@ -67,13 +71,24 @@ impl<'a> GameCursor<'a> {
         }
         let movetext = start + tags.position();
         let movetext_line = line + count_lines(&self.bytes[start..movetext]);
-        Some(GameSpan { lead: self.lead, start, movetext, line, movetext_line, unreadable_tags })
+        let tags_only = tags.tags_only();
+        Some(GameSpan {
+            lead: self.lead,
+            start,
+            movetext,
+            line,
+            movetext_line,
+            unreadable_tags,
+            tags_only,
+        })
     }
 
     /// A lexer over the movetext of `span` (it finds where the movetext
-    /// ends, so it is given the rest of the chunk).
+    /// ends, so it is given the rest of the chunk; nothing for a game
+    /// without movetext).
     pub fn lexer(&self, span: &GameSpan) -> Lexer<'a> {
-        Lexer::new(&self.bytes[span.movetext..], span.movetext_line)
+        let end = if span.tags_only { span.movetext } else { self.bytes.len() };
+        Lexer::new(&self.bytes[span.movetext..end], span.movetext_line)
     }
 
     /// Ends the game of `span`, reading what `lexer` (from [`Self::lexer`])
@@ -167,21 +182,26 @@ mod tests {
     /// begin, with its tags, unless a tag line is as long as the 255 bytes
     /// pgn-reader makes sure to have buffered (a longer one it may fail to
     /// read, and skip to the end of its line, where arbiter reads it: see
-    /// `split.rs`). The other difference is deliberate too: a `{` comment
+    /// `split.rs`). The other differences are deliberate too: a `{` comment
     /// never closed ends at a blank line followed by a tag pair, where
-    /// pgn-reader reads on to a `}`. Also checks each game's lines against
-    /// a count from the start. Returns how many games there were, and how
-    /// many had long tag lines read differently.
-    fn assert_walks_as_pgn_reader(bytes: &[u8], what: &str) -> (usize, usize) {
+    /// pgn-reader reads on to a `}`; and a tag section goes on past `;`
+    /// comments, where pgn-reader ends it, and ends at a blank line
+    /// followed by a tag pair that gives one of its tags again, where
+    /// pgn-reader reads on (see `split.rs`): then one tag list is the start
+    /// of the other. Also checks each game's lines against a count from the
+    /// start. Returns how many games there were, how many had long tag
+    /// lines read differently, and how many a tag section read differently
+    /// on purpose.
+    fn assert_walks_as_pgn_reader(bytes: &[u8], what: &str) -> (usize, usize, usize) {
         let mut cursor = GameCursor::new(bytes, 1);
-        let (mut lead, mut games, mut differing) = (0, 0, 0);
+        let (mut lead, mut games, mut differing, mut deliberate) = (0, 0, 0, 0);
         loop {
             let mut gap = reader_at(bytes, lead);
             let more = gap.has_more().unwrap();
             let mut ours = Tags::new();
             let Some(span) = cursor.next_game(|n, v| ours.push((n.to_vec(), v.to_vec()))) else {
                 assert!(!more, "{what}: pgn-reader sees a game at {}", lead + position(&mut gap));
-                return (games, differing);
+                return (games, differing, deliberate);
             };
             games += 1;
             let here = format!("{what}, game at {}", span.start);
@@ -192,13 +212,25 @@ mod tests {
             while game.read_game(&mut Recorder(&mut theirs)).is_err() {
                 unreadable += 1;
             }
-            // Both read tag lines the same way unless one is long.
+            // Both read tag lines the same way unless one is long, or the
+            // sections differ on purpose: pgn-reader's ends at a comment or
+            // escape line, or ours at the next game's tags.
             let section = &bytes[span.start..span.movetext];
-            let alike = section.split(|&b| b == b'\n').all(|line| line.len() < 255)
-                && position(&mut game) == section.len();
+            let their_section = position(&mut game);
+            let short = section.split(|&b| b == b'\n').all(|line| line.len() < 255);
+            let alike = short && their_section == section.len();
+            // (pgn-reader also ends it at a `%` line after `[Name` without
+            // a value, having taken the line break for the tag's.)
+            let at_comment = matches!(bytes.get(span.start + their_section), Some(b';' | b'%'));
+            let ends_first = span.tags_only && their_section > section.len();
+            let on_purpose = short && !alike && (at_comment || span.tags_only);
             if alike {
                 assert_eq!(ours, theirs, "{here}: tags");
                 assert_eq!(span.unreadable_tags, unreadable, "{here}: unreadable tag lines");
+            }
+            if on_purpose {
+                assert!(ours.starts_with(&theirs) || theirs.starts_with(&ours), "{here}: tags");
+                assert!(at_comment || ends_first, "{here}: tag section");
             }
             let line_of = |offset: usize| 1 + count_lines(&bytes[..offset]);
             assert_eq!(
@@ -214,13 +246,16 @@ mod tests {
             if resumed.is_some() {
                 assert!(opens_tag_pair(&bytes[end..]), "{here}: swallowed game");
                 assert!(end < their_end || !alike, "{here}: swallowed game");
+            } else if span.tags_only {
+                assert!(opens_tag_pair(&bytes[end..]) && end == span.movetext, "{here}: end");
             } else if alike {
                 assert_eq!(end, their_end, "{here}: end");
             }
             if resumed.is_none() {
                 assert_eq!(lexer_line, line_of(span.movetext + lexer_end), "{here}: end line");
             }
-            differing += usize::from(!alike);
+            differing += usize::from(!alike && !on_purpose);
+            deliberate += usize::from(on_purpose);
             lead = end;
         }
     }
@@ -250,14 +285,18 @@ mod tests {
         let mut files = crate::source::expand(&dirs, true).files;
         files.retain(|file| file.extension().is_some_and(|ext| ext == "pgn"));
         assert!(files.len() > 20, "fixtures not found");
-        let (games, differing) = files
+        let (games, differing, deliberate) = files
             .iter()
             .map(|file| {
                 assert_walks_as_pgn_reader(&std::fs::read(file).unwrap(), &file.to_string_lossy())
             })
-            .fold((0, 0), |(g, d), (games, differing)| (g + games, d + differing));
+            .fold((0, 0, 0), |(g, d, p), (games, differing, deliberate)| {
+                (g + games, d + differing, p + deliberate)
+            });
         assert!(games > 1000, "the fixtures hardly had games: {games}");
         assert!(differing <= 10, "{differing} games with long tag lines");
+        // bad-input/second_tag_section.pgn and comments_between_tags.pgn.
+        assert!(deliberate >= 3, "{deliberate} tag sections read differently on purpose");
     }
 
     /// Random soups of `testing::PGN_PIECES`, some with long runs that
@@ -265,14 +304,17 @@ mod tests {
     #[test]
     fn walks_random_soups_as_pgn_reader_does() {
         let mut rng = Rng(0x2545_f491_4f6c_dd1d);
-        let (mut games, mut differing) = (0, 0);
+        let (mut games, mut differing, mut deliberate) = (0, 0, 0);
         for case in 0..3000 {
             let bytes = rng.pgn_soup(120, true);
-            let (walked, long) = assert_walks_as_pgn_reader(&bytes, &format!("soup {case}"));
-            (games, differing) = (games + walked, differing + long);
+            let (walked, long, on_purpose) =
+                assert_walks_as_pgn_reader(&bytes, &format!("soup {case}"));
+            (games, differing, deliberate) =
+                (games + walked, differing + long, deliberate + on_purpose);
         }
         assert!(games > 10_000, "the soups hardly had games: {games}");
         assert!(differing * 20 < games, "{differing} of {games} games with long tag lines");
+        assert!(deliberate > 100, "{deliberate} tag sections read differently on purpose");
     }
 
     /// A tag line of any length, anywhere, is read whole: its value ends at

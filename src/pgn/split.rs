@@ -10,7 +10,16 @@
 //! reads it.) Where a movetext ends is not this module's business: the
 //! lexer finds it, and `pgn::cursor` puts the steps together; its
 //! differential test checks the game boundaries against pgn-reader.
+//!
+//! Between the tag pairs of one game, `%` escape lines and `;` comments
+//! are ignored (pgn-reader ends the tag section at a `;`, and the game at
+//! the next tag line). A blank line followed by a tag pair that gives a
+//! tag of the section again (a second `Event`) ends the game there: the
+//! game has no movetext, and that tag pair starts the next one (pgn-reader
+//! reads both sections as one, the first value of each tag winning). Any
+//! other blank line (ChessBase writes one after `Event`) does not.
 
+use hashbrown::HashSet;
 use memchr::{memchr, memchr3};
 
 /// A UTF-8 byte order mark, skipped before each game.
@@ -39,17 +48,36 @@ pub struct UnreadableTag;
 pub struct GameSplitter<'a> {
     bytes: &'a [u8],
     pos: usize,
+    /// Whether the last tag section read ended at the next game's tags.
+    tags_only: bool,
+}
+
+/// What follows the bytes between two tag pairs.
+enum AfterGap {
+    /// Another tag pair of the same section.
+    Tag,
+    /// The tags of the next game: this one has no movetext.
+    NextGame,
+    /// The movetext.
+    Movetext,
 }
 
 impl<'a> GameSplitter<'a> {
     /// A splitter at the first byte of `bytes`.
     pub fn new(bytes: &'a [u8]) -> Self {
-        GameSplitter { bytes, pos: 0 }
+        GameSplitter { bytes, pos: 0, tags_only: false }
     }
 
     /// The current offset in the bytes.
     pub fn position(&self) -> usize {
         self.pos
+    }
+
+    /// Whether the tag section just read ended at a blank line followed by
+    /// a tag pair that gives one of its tags again: the game has no
+    /// movetext, and `position()` is where the next game begins.
+    pub fn tags_only(&self) -> bool {
+        self.tags_only
     }
 
     /// Skips what separates games (a byte order mark, whitespace, `%`
@@ -62,9 +90,10 @@ impl<'a> GameSplitter<'a> {
 
     /// Reads the tag section of the game at hand, calling `tag` with each
     /// name and raw value, and stops where the movetext begins (pgn-reader's
-    /// `read_game` with a visitor that stops at the movetext). Returns
-    /// whether there was a game, or `UnreadableTag` for a tag line cut short
-    /// by the end of the input (nothing follows it).
+    /// `read_game` with a visitor that stops at the movetext), or where the
+    /// next game begins (see [`Self::tags_only`]). Returns whether there was
+    /// a game, or `UnreadableTag` for a tag line cut short by the end of the
+    /// input (nothing follows it).
     pub fn read_tags(
         &mut self,
         mut tag: impl FnMut(&'a [u8], &'a [u8]),
@@ -73,7 +102,8 @@ impl<'a> GameSplitter<'a> {
         if self.rest().is_empty() {
             return Ok(false);
         }
-        self.tag_section(&mut tag)?;
+        self.tags_only = false;
+        self.tag_section(&mut tag, true)?;
         Ok(true)
     }
 
@@ -115,37 +145,96 @@ impl<'a> GameSplitter<'a> {
         }
     }
 
-    /// After a tag pair: up to and over its `]`, then whitespace.
-    fn skip_ket(&mut self) {
+    /// After a tag pair's value: up to and over its `]`; then what
+    /// separates it from the next tag pair (see [`Self::gap`]).
+    fn skip_ket(&mut self) -> AfterGap {
         while let Some(&byte) = self.rest().first() {
             match byte {
                 b' ' | b'\t' | b'\r' => self.pos += 1,
                 b']' => {
                     self.pos += 1;
-                    return self.skip_whitespace(false);
+                    return self.gap(false);
                 }
                 b'\n' => {
                     self.pos += 1;
-                    return self.skip_whitespace(true);
+                    return self.gap(true);
                 }
-                _ => return,
+                // Whatever else follows a value begins the movetext, as
+                // for pgn-reader.
+                _ => return AfterGap::Movetext,
             }
         }
+        AfterGap::Movetext
     }
 
+    /// Skips what separates two tag pairs: whitespace, `%` lines (PGN
+    /// standard 6) and `;` comments, and says what follows. At a blank line
+    /// followed by a tag pair, `repeats` says whether that pair starts the
+    /// next game. At the movetext, the position goes back to the first `;`
+    /// comment after the last blank line: a comment before the first move
+    /// is the movetext's (one before a blank line could not be: a blank
+    /// line ends a movetext).
+    fn gap(&mut self, mut at_line_start: bool) -> AfterGap {
+        let (mut blank, mut comment) = (false, None);
+        while let Some(&byte) = self.rest().first() {
+            match byte {
+                b' ' | b'\t' | b'\r' => self.pos += 1,
+                b'\n' => {
+                    if at_line_start {
+                        (blank, comment) = (true, None);
+                    }
+                    at_line_start = true;
+                    self.pos += 1;
+                }
+                b'%' if at_line_start => {
+                    self.pos += 1;
+                    self.skip_until_after(b'\n');
+                }
+                b';' => {
+                    comment.get_or_insert(self.pos);
+                    self.pos += memchr(b'\n', self.rest()).unwrap_or(self.rest().len());
+                    at_line_start = false;
+                }
+                b'[' if blank && opens_tag_pair(self.rest()) => return AfterGap::NextGame,
+                b'[' => return AfterGap::Tag,
+                _ => break,
+            }
+        }
+        self.pos = comment.unwrap_or(self.pos);
+        AfterGap::Movetext
+    }
+
+    /// Reads tag pairs from the `[` at the position on. With `split`, a
+    /// tag pair after a blank line that gives a tag of the section again
+    /// ends the game before it (see [`Self::tags_only`]); without, the
+    /// section goes on (to list the names of a section read with `split`).
     fn tag_section(
         &mut self,
         tag: &mut impl FnMut(&'a [u8], &'a [u8]),
+        split: bool,
     ) -> Result<(), UnreadableTag> {
+        let section = self.pos;
+        // The names given before the last blank line followed by a tag
+        // pair, and where they were listed to: built only at such a line,
+        // as rare as they are, and added to at the next, so that a section
+        // of many of them is still read in linear time.
+        let mut names: Option<(HashSet<&'a [u8]>, usize)> = None;
         while let [b'[', ..] = self.rest() {
             self.pos += 1;
             let line = self.rest();
             let left_quote = match memchr3(b'"', b'\n', b']', line) {
                 Some(quote) if line[quote] == b'"' => quote,
-                // `[Name]` or `[Name` without a value: skipped.
+                // `[Name]` or `[Name` without a value: skipped. After a
+                // line break, the line is over already.
                 Some(end) => {
                     self.pos += end + 1;
-                    self.skip_ket();
+                    let after = match line[end] {
+                        b'\n' => self.gap(true),
+                        _ => self.skip_ket(),
+                    };
+                    if !self.goes_on(after, split, section, &mut names) {
+                        return Ok(());
+                    }
                     continue;
                 }
                 None => return Err(self.unreadable_tag()),
@@ -173,14 +262,134 @@ impl<'a> GameSplitter<'a> {
             };
             tag(&line[..name_end], &line[value_start..right_quote]);
             self.pos += consumed;
-            self.skip_ket();
+            let after = self.skip_ket();
+            if !self.goes_on(after, split, section, &mut names) {
+                return Ok(());
+            }
         }
         Ok(())
+    }
+
+    /// Whether the tag section that began at `section` goes on after a
+    /// gap: at another tag pair, or with `split`, at a tag pair after a
+    /// blank line that gives none of the tags of the section again.
+    #[inline(always)]
+    fn goes_on(
+        &mut self,
+        after: AfterGap,
+        split: bool,
+        section: usize,
+        names: &mut Option<(HashSet<&'a [u8]>, usize)>,
+    ) -> bool {
+        match after {
+            AfterGap::Tag => true,
+            AfterGap::Movetext => false,
+            AfterGap::NextGame => !split || !self.repeats_a_tag(section, names),
+        }
+    }
+
+    /// Whether the tag pair at the position gives a tag of the section that
+    /// began at `section` again. `names` lists the section's names up to
+    /// where it says, and is brought up to the position.
+    #[cold]
+    #[inline(never)]
+    fn repeats_a_tag(
+        &mut self,
+        section: usize,
+        names: &mut Option<(HashSet<&'a [u8]>, usize)>,
+    ) -> bool {
+        let (names, listed_to) = names.get_or_insert_with(|| (HashSet::new(), section));
+        let mut before = GameSplitter::new(&self.bytes[..self.pos]);
+        before.pos = *listed_to;
+        // The same tags again, read as this section read them.
+        let listed = before.tag_section(
+            &mut |name, _| {
+                names.insert(name.trim_ascii_end());
+            },
+            false,
+        );
+        debug_assert!(listed.is_ok(), "a tag section read once reads again");
+        *listed_to = self.pos;
+        let rest = &self.rest()[1..];
+        let name = &rest[..rest.iter().position(|&b| b == b'"').unwrap_or(0)];
+        self.tags_only = names.contains(name.trim_ascii_end());
+        self.tags_only
     }
 
     /// A tag line cut short by the end of the input: skipped.
     fn unreadable_tag(&mut self) -> UnreadableTag {
         self.pos = self.bytes.len();
         UnreadableTag
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The tag names of each game's section, and whether it ended at the
+    /// next game's tags.
+    fn sections(bytes: &[u8]) -> Vec<(Vec<String>, bool)> {
+        let mut splitter = GameSplitter::new(bytes);
+        let mut out = Vec::new();
+        loop {
+            let mut names = Vec::new();
+            let read =
+                splitter.read_tags(|name, _| names.push(String::from_utf8_lossy(name).into()));
+            if read != Ok(true) {
+                return out;
+            }
+            out.push((names, splitter.tags_only()));
+            if !splitter.tags_only() {
+                // Past the movetext, one line here.
+                splitter.skip_until_after(b'\n');
+            }
+        }
+    }
+
+    #[test]
+    fn a_blank_line_then_a_tag_given_again_ends_the_game() {
+        let pgn = b"[Event \"a\"]\n[White \"?\"]\n \n\n[Event \"b\"]\n[White \"W\"]\n\n1. e4 *\n";
+        let names = |list: &[&str]| list.iter().map(|n| n.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            sections(pgn),
+            [(names(&["Event", "White"]), true), (names(&["Event", "White"]), false)]
+        );
+        // A blank line (or two) before a tag not given yet: one section.
+        for gap in ["\n", "\n\n", "\n% escaped\n;comment\n"] {
+            let pgn = format!("[Event \"a\"]\n{gap}[Site \"s\"]\n\n1. e4 *\n");
+            assert_eq!(sections(pgn.as_bytes()), [(names(&["Event", "Site"]), false)], "{gap:?}");
+        }
+    }
+
+    #[test]
+    fn comments_and_escape_lines_between_tags_are_skipped() {
+        let pgn = b"[Event \"a\"] ; c\n; d\n  % e\n[Site \"s\"]\n[Round]\n% f\n[White \"w\"]\n\n1. e4 *\n";
+        let mut splitter = GameSplitter::new(pgn);
+        let mut names = Vec::new();
+        assert_eq!(splitter.read_tags(|name, _| names.push(name)), Ok(true));
+        assert_eq!(names, [&b"Event"[..], b"Site", b"White"]);
+        assert!(splitter.rest().starts_with(b"1. e4"));
+        // A comment before the moves is the movetext's, unless a blank
+        // line separates them.
+        for (gap, movetext) in [("\n; c\n", "; c"), ("\n; c\n\n; d\n", "; d"), ("\n; c\n\n", "1.")]
+        {
+            let pgn = format!("[Event \"a\"]{gap}1. e4 *\n");
+            let mut splitter = GameSplitter::new(pgn.as_bytes());
+            splitter.read_tags(|_, _| {}).unwrap();
+            assert!(splitter.rest().starts_with(movetext.as_bytes()), "{gap:?}");
+        }
+    }
+
+    /// Blank lines between many tags, each new: the names are listed once,
+    /// not again at each blank line.
+    #[test]
+    fn many_blank_lines_between_new_tags_are_read_in_linear_time() {
+        let tags = 100_000;
+        let pgn: String = (0..tags).map(|n| format!("[T{n} \"v\"]\n\n")).collect();
+        let start = std::time::Instant::now();
+        let read = sections(pgn.as_bytes());
+        assert_eq!((read.len(), read[0].0.len()), (1, tags));
+        assert!(start.elapsed().as_secs() < 10, "{:?}", start.elapsed());
     }
 }

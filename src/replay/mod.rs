@@ -23,13 +23,13 @@ use crate::{
         result::{self, result_consistent},
     },
     pgn::{
-        chunk::Chunk,
+        chunk::{Chunk, MAX_GAME, TooLarge},
         cursor::{GameCursor, GameSpan},
         lexer,
         tags::{self, BLACK, EVENT, RESULT, ROUND, TagCollector, TagSet, WHITE},
         values::GameResult,
     },
-    record::{GameRecord, Warning, WarningKind},
+    record::{ErrorKind, GameError, GameRecord, Warning, WarningKind},
 };
 use game::MovetextFacts;
 use observer::{Address, GameEnd, Observer};
@@ -78,9 +78,32 @@ impl Replayer {
         observer: &mut O,
         mut emit: impl FnMut(GameRecord, O::Output),
     ) -> ChunkCount {
-        let mut games = GameCursor::new(chunk.bytes(), 1);
         let mut collector = TagCollector::default();
         let mut count = ChunkCount::default();
+        if let Some(large) = chunk.too_large {
+            // Only the game's tags are read, from its first bytes: what a
+            // stream holds of it.
+            let mut games = GameCursor::new(&chunk.bytes()[..large.held], 1);
+            if let Some(span) = games.next_game(|name, value| collector.tag(name, RawTag(value))) {
+                count.games = 1;
+                collector.tags.unreadable = span.unreadable_tags;
+                let too_large = Some(large);
+                if let Some((record, output)) = self.replay_game(
+                    chunk,
+                    &mut games,
+                    span,
+                    &mut collector,
+                    observer,
+                    count.games,
+                    too_large,
+                ) {
+                    emit(record, output);
+                }
+            }
+            count.lines = large.lines;
+            return count;
+        }
+        let mut games = GameCursor::new(chunk.bytes(), 1);
         loop {
             collector.reset();
             let Some(span) = games.next_game(|name, value| collector.tag(name, RawTag(value)))
@@ -90,16 +113,25 @@ impl Replayer {
             };
             count.games += 1;
             collector.tags.unreadable = span.unreadable_tags;
-            if let Some((record, output)) =
-                self.replay_game(chunk, &mut games, span, &mut collector, observer, count.games)
-            {
+            if let Some((record, output)) = self.replay_game(
+                chunk,
+                &mut games,
+                span,
+                &mut collector,
+                observer,
+                count.games,
+                None,
+            ) {
                 emit(record, output);
             }
         }
     }
 
     /// Replays one game, whose tags `collector` has, and ends it in
-    /// `games`; `None` when the observer skips it.
+    /// `games`; `None` when the observer skips it. A game `too_large` is
+    /// the chunk's only game: its moves are not read, and the record says
+    /// why.
+    #[allow(clippy::too_many_arguments)]
     fn replay_game<'a, O: Observer>(
         &mut self,
         chunk: &'a Chunk,
@@ -108,13 +140,16 @@ impl Replayer {
         collector: &mut TagCollector<'a>,
         observer: &mut O,
         index: u64,
+        too_large: Option<TooLarge>,
     ) -> Option<(GameRecord, O::Output)> {
         let bytes = chunk.bytes();
         let tag_bytes = &bytes[span.start..span.movetext];
         let tags = &collector.tags;
         let mut lexer = games.lexer(&span);
         if observer.tags(tags).is_break() {
-            games.finish_game(&span, lexer);
+            if too_large.is_none() {
+                games.finish_game(&span, lexer);
+            }
             return None;
         }
         let mut warnings = Vec::new();
@@ -136,8 +171,23 @@ impl Replayer {
         );
         let standard = tags.fen.is_none() && variant == "chess";
         let rules = &mut self.rules;
-        let replayed = matches!(setup, Setup::Chess(_) | Setup::Variant(_));
+        let replayed = too_large.is_none() && matches!(setup, Setup::Chess(_) | Setup::Variant(_));
         let facts = match setup {
+            _ if let Some(large) = too_large => {
+                let error = GameError {
+                    kind: ErrorKind::GameTooLarge,
+                    san: String::new(),
+                    fen: String::new(),
+                    line: span.line,
+                    message: format!(
+                        "{} bytes before the next game, more than the {} MiB a game may \
+                         take: its moves were not read",
+                        large.length - span.start as u64,
+                        MAX_GAME >> 20
+                    ),
+                };
+                MovetextFacts { error: Some((error, 0)), ..MovetextFacts::default() }
+            }
             Setup::Chess(pos) => game::replay(
                 pos,
                 &mut lexer,
@@ -161,8 +211,13 @@ impl Replayer {
             }
         };
         // Whatever the setup, the lexer reads on to the end of the movetext,
-        // to find where it ends, or a swallowed game.
-        let end = games.finish_game(&span, lexer);
+        // to find where it ends, or a swallowed game; a game too large ends
+        // with its chunk.
+        let end = match too_large {
+            None => games.finish_game(&span, lexer),
+            Some(_) => bytes.len(),
+        };
+        let length = too_large.map_or(end as u64, |large| large.length) - span.start as u64;
         let mut record = record(chunk, span, variant, facts, warnings, tags);
         record.index = index;
         if observer.keep(&record).is_break() {
@@ -173,11 +228,9 @@ impl Replayer {
             tags,
             text: &bytes[span.lead..end],
             tag_section: tag_bytes,
-            address: Address {
-                offset: chunk.offset + span.start as u64,
-                length: (end - span.start) as u64,
-            },
+            address: Address { offset: chunk.offset + span.start as u64, length },
             replayed,
+            whole: too_large.is_none_or(|large| large.length == bytes.len() as u64),
         };
         let output = observer.end_game(&game);
         Some((record, output))
@@ -198,7 +251,10 @@ fn record(
     let result = result.as_deref();
     let marker = facts.result_marker;
     let recorded = GameResult::of(result, marker);
-    result::tag_and_marker(result, marker, span.line, &mut warnings);
+    // A game too large has a marker, unread: the tag is not held against it.
+    if facts.error.as_ref().is_none_or(|(error, _)| error.kind != ErrorKind::GameTooLarge) {
+        result::tag_and_marker(result, marker, span.line, &mut warnings);
+    }
     let findings = facts.findings;
     let ended = findings.termination.is_some() || facts.error.is_some();
     if let Some(winner) =

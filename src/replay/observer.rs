@@ -49,6 +49,10 @@ pub struct GameEnd<'g, 'a> {
     /// Whether the moves were replayed: the variant is supported and the
     /// start position valid (an error may still have stopped the replay).
     pub replayed: bool,
+    /// Whether `text` holds all of the game: not for a game too large read
+    /// from a stream, of which only the first bytes are held (see
+    /// `pgn::chunk::TooLarge`).
+    pub whole: bool,
 }
 
 /// A consumer of games as they are replayed. One observer per worker

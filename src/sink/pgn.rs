@@ -18,13 +18,15 @@ pub struct PgnSink<W: Write> {
     pub changed: u64,
     /// Games copied through because they cannot be replayed.
     pub unformatted: u64,
+    /// Games left out: too large, and read from a stream (not held).
+    pub left_out: u64,
 }
 
 impl<W: Write> PgnSink<W> {
     /// Writes formatted games to `wtr`, or with `check` only the list of
     /// games that would change.
     pub fn new(wtr: W, check: bool) -> Self {
-        PgnSink { wtr, check, changed: 0, unformatted: 0 }
+        PgnSink { wtr, check, changed: 0, unformatted: 0, left_out: 0 }
     }
 }
 
@@ -35,7 +37,12 @@ impl<W: Write> Sink<Export> for PgnSink<W> {
             self.unformatted += 1;
             // A game with an error says which.
             let why = r.error.as_ref().map_or(why, |e| e.message.as_str());
-            writeln!(io::stderr().lock(), "{game}: not formatted, copied as it is: {why}")?;
+            let done = match export.left_out {
+                true if !self.check => "not formatted, left out",
+                _ => "not formatted, copied as it is",
+            };
+            self.left_out += u64::from(export.left_out && !self.check);
+            writeln!(io::stderr().lock(), "{game}: {done}: {why}")?;
         }
         self.changed += u64::from(export.changed);
         if self.check {

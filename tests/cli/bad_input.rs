@@ -6,8 +6,8 @@
 use serde_json::Value;
 
 use crate::util::{
-    assert_error, assert_good_game, assert_no_warning, assert_valid, assert_warning, fixture, game,
-    games, parse_jsonl, records, run, warning_kinds, warnings_of,
+    assert_error, assert_good_game, assert_no_warning, assert_termination, assert_valid,
+    assert_warning, fixture, game, games, parse_jsonl, records, run, warning_kinds, warnings_of,
 };
 
 fn bad(file: &str) -> Vec<Value> {
@@ -508,4 +508,218 @@ fn r21_a_file_truncated_while_it_is_read_is_reported() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(2), "{}: {stderr}", output.status);
     assert!(stderr.contains("truncated or became unreadable while it was being read"), "{stderr}");
+}
+
+/// Issue 21, item 17: a tag section after a blank line that gives a tag
+/// of the section before again (a new Event) is the next game; the first
+/// is a game without moves. The real game keeps its own players and
+/// result (the placeholder's `Result "*"` is not held against its mate),
+/// whether one blank line or a line of spaces and a blank line separate
+/// the two sections.
+#[test]
+fn r21_a_second_tag_section_after_a_blank_line_is_the_next_game() {
+    let recs = bad("second_tag_section.pgn");
+    let events: Vec<_> = recs.iter().map(|r| r["event"].as_str().unwrap_or("")).collect();
+    assert_eq!(
+        events,
+        [
+            "Placeholder",
+            "Real game after a placeholder",
+            "Placeholder",
+            "Real game after a placeholder and a space line",
+            "Blank line inside the tags",
+            "Two blank lines before the moves",
+            "Good game after",
+        ],
+        "{recs:#?}"
+    );
+    for (i, (placeholder, real)) in [(0, 1), (2, 3)].into_iter().enumerate() {
+        let (p, g) = (&recs[placeholder], &recs[real]);
+        assert_eq!((p["white"].as_str(), p["plies"].as_u64()), (Some("?"), Some(0)), "{p}");
+        assert_eq!(p["result_marker"], Value::Null, "{p}");
+        assert_warning(p, "empty_game", [1, 19][i]);
+        assert_eq!(
+            (g["index"].as_u64(), g["line"].as_u64()),
+            (Some(real as u64 + 1), Some([9, 28][i]))
+        );
+        assert_eq!(
+            (&g["white"], &g["black"], &g["result"]),
+            (&"Fool".into(), &"Mate".into(), &"0-1".into())
+        );
+        assert_valid(g, 4);
+        assert_termination(g, "checkmate", 4);
+        assert_eq!(g["result_consistent"], true, "{g}");
+    }
+    assert_good_game(&recs[6], 60);
+    // No false E110 against the mated game's placeholder result.
+    let run = run(&["validate", &fixture("bad-input/second_tag_section.pgn")]);
+    assert!(!run.stdout.contains("E110"), "{}", run.stdout);
+    assert!(run.stdout.contains("7 games in 1 file"), "{}", run.stdout);
+}
+
+/// Issue 21, item 17: a blank line inside one game's tags (no tag given
+/// twice: ChessBase writes one after Event), and two blank lines between
+/// the tags and the moves, keep the game whole.
+#[test]
+fn r21_blank_lines_inside_one_games_tags_or_before_its_moves_keep_it_whole() {
+    let recs = bad("second_tag_section.pgn");
+    let inside = game(&recs, "Blank line inside the tags");
+    assert_eq!((inside["line"].as_u64(), inside["round"].as_str()), (Some(38), Some("3")));
+    assert_eq!(inside["white"], "White", "{inside}");
+    assert_valid(inside, 7);
+    assert!(warning_kinds(inside).is_empty(), "{inside}");
+    let two = game(&recs, "Two blank lines before the moves");
+    assert_eq!(two["line"], 49, "{two}");
+    assert_valid(two, 7);
+    assert!(warning_kinds(two).is_empty(), "{two}");
+}
+
+/// Issue 21, item 18: `%` escape lines and `;` comment lines between the
+/// tags of one game are ignored (they split it in two, and every later
+/// game's number shifted by one); a `;` comment between the tags and the
+/// moves stays the movetext's.
+#[test]
+fn r21_escape_and_comment_lines_between_tags_are_ignored() {
+    let recs = bad("comments_between_tags.pgn");
+    let events: Vec<_> = recs.iter().map(|r| r["event"].as_str().unwrap_or("")).collect();
+    assert_eq!(
+        events,
+        [
+            "Escape lines between tags",
+            "Comment lines between tags",
+            "Comment before the moves",
+            "Good game after"
+        ],
+        "{recs:#?}"
+    );
+    for (i, line) in [1, 13, 26].into_iter().enumerate() {
+        let g = &recs[i];
+        assert_eq!((g["index"].as_u64(), g["line"].as_u64()), (Some(i as u64 + 1), Some(line)));
+        assert_eq!((&g["white"], &g["round"]), (&"White".into(), &(i + 1).to_string().into()));
+        assert_valid(g, 7);
+        assert!(warning_kinds(g).is_empty(), "{g}");
+    }
+    assert_good_game(&recs[3], 36);
+}
+
+/// A game whose comment takes `mib` MiB in lines of 1,000 bytes, then the
+/// good game; with the good game's line.
+fn huge_game_then_good(mib: usize) -> (Vec<u8>, u64) {
+    let mut pgn = b"[Event \"Huge\"]\n[White \"Long\"]\n[Black \"Winded\"]\n\n1. e4 {".to_vec();
+    let line = [b"x".repeat(999), b"\n".to_vec()].concat();
+    let lines = (mib << 20) / line.len() + 1;
+    for _ in 0..lines {
+        pgn.extend_from_slice(&line);
+    }
+    pgn.extend_from_slice(b"} e5 *\n\n");
+    let good_line = pgn.iter().filter(|&&b| b == b'\n').count() as u64 + 1;
+    pgn.extend_from_slice(
+        b"[Event \"Good game after\"]\n[Site \"Fixture\"]\n[Date \"2024.01.01\"]\n[Round \"2\"]\n\
+          [White \"White\"]\n[Black \"Black\"]\n[Result \"1-0\"]\n\n\
+          1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n",
+    );
+    (pgn, good_line)
+}
+
+/// The records of a huge game and the good game after it: one game too
+/// large, with its tags, then the good game on its line, numbered 2.
+#[track_caller]
+fn assert_too_large_then_good(records: &[Value], good_line: u64, path: &str) {
+    assert_eq!(records.len(), 2, "{path}: {} records", records.len());
+    let huge = &records[0];
+    assert_eq!(
+        (&huge["index"], &huge["line"], &huge["event"]),
+        (&1.into(), &1.into(), &"Huge".into())
+    );
+    assert_eq!(
+        (&huge["white"], &huge["valid"], &huge["plies"]),
+        (&"Long".into(), &false.into(), &0.into())
+    );
+    assert_eq!(huge["error"]["kind"], "game_too_large", "{path}: {huge}");
+    assert_eq!(huge["warnings"].as_array().map(Vec::len), Some(4), "{path}: {huge}");
+    let message = huge["error"]["message"].as_str().unwrap();
+    assert!(message.contains("more than the 16 MiB a game may take"), "{path}: {message}");
+    assert_eq!(records[1]["index"], 2, "{path}");
+    assert_good_game(&records[1], good_line);
+}
+
+/// Issue 21, item 16: a game over 16 MiB is one game with a
+/// `game_too_large` error (E114), the same from a plain file, standard
+/// input and a compressed file (it came out as pieces, each a game with
+/// errors, from a stream); the game after it is read normally, numbered and
+/// on its line.
+#[test]
+fn r21_a_game_over_16_mib_is_one_game_too_large_on_every_path() {
+    let (pgn, good_line) = huge_game_then_good(20);
+    let dir = tempfile::tempdir().unwrap();
+    let plain = dir.path().join("huge.pgn");
+    std::fs::write(&plain, &pgn).unwrap();
+    let zst = dir.path().join("huge.pgn.zst");
+    std::fs::write(&zst, zstd::encode_all(&pgn[..], 1).unwrap()).unwrap();
+    let (plain, zst) = (plain.to_str().unwrap(), zst.to_str().unwrap());
+    let from_stdin =
+        crate::util::Arbiter::new(&["games", "-q", "--format", "jsonl", "-"]).stdin(&pgn).run();
+    let runs = [
+        (plain, records(&["games", "-q", "--format", "jsonl", plain])),
+        ("-", parse_jsonl(&from_stdin.stdout)),
+        (zst, records(&["games", "-q", "--format", "jsonl", zst])),
+    ];
+    for (path, recs) in &runs {
+        assert_too_large_then_good(recs, good_line, path);
+        let without_file = |r: &Value| {
+            let mut r = r.clone();
+            r["file"] = Value::Null;
+            r
+        };
+        let first: Vec<_> = runs[0].1.iter().map(without_file).collect();
+        assert_eq!(recs.iter().map(without_file).collect::<Vec<_>>(), first, "{path}");
+    }
+    // At any chunk size, and as an error of `validate` (exit 1).
+    let small = records(&["games", "-q", "--format", "jsonl", "--chunk-size", "1000", zst]);
+    assert_too_large_then_good(&small, good_line, "--chunk-size 1000");
+    let run = run(&["validate", "-q", plain]);
+    assert_eq!(run.code, Some(1), "{}", run.stderr);
+    assert!(run.stdout.starts_with(&format!("{plain}:1: error[E114 game-too-large]: game 1")));
+}
+
+/// Issue 21, item 16: a game too large is skipped, not held: a 100 MiB game
+/// costs a stream no more memory than two windows of 16 MiB; `fmt` copies
+/// it from a plain file, and leaves it out from a stream (exit 2).
+#[test]
+fn r21_a_game_too_large_is_skipped_in_bounded_memory() {
+    let (pgn, good_line) = huge_game_then_good(100);
+    let dir = tempfile::tempdir().unwrap();
+    let plain = dir.path().join("huge.pgn");
+    std::fs::write(&plain, &pgn).unwrap();
+    let zst = dir.path().join("huge.pgn.zst");
+    std::fs::write(&zst, zstd::encode_all(&pgn[..], 1).unwrap()).unwrap();
+    drop(pgn);
+    let (plain_path, zst) = (plain.to_str().unwrap(), zst.to_str().unwrap());
+    let args = ["games", "-q", "--format", "jsonl"];
+    for (input, stdin) in [(zst, None), ("-", Some(plain.as_path())), (plain_path, None)] {
+        let args = [&args[..], &[input]].concat();
+        let Some((stdout, peak_kib)) = crate::util::peak_memory_with_stdin(&args, stdin) else {
+            return;
+        };
+        let recs = parse_jsonl(&String::from_utf8(stdout).unwrap());
+        assert_too_large_then_good(&recs, good_line, input);
+        assert!(peak_kib < 80 * 1024, "{input}: {peak_kib} KiB peak");
+    }
+    let copied = run(&["fmt", "-q", plain_path]);
+    assert_eq!(copied.code, Some(0), "{}", copied.stderr);
+    assert!(copied.stderr.contains("game 1: not formatted, copied as it is"), "{}", copied.stderr);
+    // The huge game whole, as it is, then the good game.
+    let original = std::fs::read(&plain).unwrap();
+    let good = b"[Event \"Good game after\"]";
+    let at = |bytes: &[u8]| bytes.windows(good.len()).rposition(|w| w == good).unwrap();
+    let (copy, huge) = (&copied.stdout_bytes, &original[..at(&original)]);
+    assert!(at(copy) == huge.len() && copy.starts_with(huge), "{} bytes", copy.len());
+    let left_out = run(&["fmt", "-q", zst]);
+    assert_eq!(left_out.code, Some(2), "{}", left_out.stderr);
+    assert!(left_out.stderr.contains("game 1: not formatted, left out"), "{}", left_out.stderr);
+    assert!(
+        left_out.stdout.starts_with("[Event \"Good game after\"]"),
+        "{}",
+        &left_out.stdout[..200]
+    );
 }

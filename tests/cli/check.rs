@@ -198,6 +198,8 @@ expected! {
         says "2. Nf3: move after the result";
     e113_variations_too_deep: "E113" in "bad-input/deep_variations.pgn", line 9, game 1,
         says "variations nested too deeply" with "--variations";
+    e114_game_too_large: "E114" in "bad-input/game_too_large.pgn.zst", line 1, game 1,
+        says "17000135 bytes before the next game, more than the 16 MiB a game may take";
     e111_moves_after_end: "E111" in "rules/moves_after_end.pgn", line 1, game 1,
         says "2 plies played after the game ended by insufficient material";
     w124_unmatched_variation_end: "W124" in "bad-input/stray_paren.pgn", line 9, game 1,

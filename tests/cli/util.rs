@@ -330,6 +330,11 @@ pub fn assert_good_game(record: &Value, line: u64) {
 /// when `/usr/bin/time` is not installed. Only for tests whose point is
 /// memory; it does not check for a panic, the caller checks the output.
 pub fn peak_memory(args: &[&str]) -> Option<(Vec<u8>, u64)> {
+    peak_memory_with_stdin(args, None)
+}
+
+/// [`peak_memory`], with the file `stdin` (if any) on standard input.
+pub fn peak_memory_with_stdin(args: &[&str], stdin: Option<&Path>) -> Option<(Vec<u8>, u64)> {
     let time = Path::new("/usr/bin/time");
     if !time.exists() {
         #[allow(clippy::print_stderr)]
@@ -338,10 +343,15 @@ pub fn peak_memory(args: &[&str]) -> Option<(Vec<u8>, u64)> {
         }
         return None;
     }
+    let input = match stdin {
+        Some(path) => Stdio::from(std::fs::File::open(path).expect("the input file opens")),
+        None => Stdio::inherit(),
+    };
     let out = Command::new(time)
         .args(["-f", "%M"])
         .arg(env!("CARGO_BIN_EXE_arbiter"))
         .args(args)
+        .stdin(input)
         .output()
         .expect("GNU time runs arbiter");
     let stderr = String::from_utf8_lossy(&out.stderr);
