@@ -246,7 +246,7 @@ pub struct FilterArgs {
     #[arg(long, conflicts_with_all = ["output", "format"])]
     pub count: bool,
     /// Stop after N matching games.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", conflicts_with = "rejects")]
     pub limit: Option<u64>,
 }
 

@@ -17,6 +17,7 @@
 mod bad_input;
 mod check;
 mod crosstable;
+mod filter;
 mod fmt;
 mod hostile;
 mod paths;

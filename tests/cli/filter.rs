@@ -1,0 +1,200 @@
+//! `arbiter filter` and the predicates every command takes (issue 22): each
+//! predicate on a fixture of eight games whose answers can be read off it,
+//! the same selection in `games`, `filter`, `validate` and `stats`, the
+//! matched and rejected files holding every game once, byte for byte, and
+//! usage errors. The position predicates are checked against python-chess
+//! by `scripts/select_oracle.py` (in the differential test).
+
+use std::fs;
+
+use crate::util::{Arbiter, every_fixture, fixture, parse_jsonl, run};
+
+const GAMES: &str = "select/predicates.pgn";
+
+/// The game numbers `games` prints with `predicates`.
+fn selected(predicates: &[&str]) -> Vec<u64> {
+    let path = fixture(GAMES);
+    let mut args = vec!["games", "-q", "--format", "jsonl"];
+    args.extend_from_slice(predicates);
+    args.push(&path);
+    let run = run(&args);
+    assert_eq!(run.code, Some(0), "{predicates:?}: {}", run.stderr);
+    parse_jsonl(&run.stdout).iter().map(|r| r["index"].as_u64().unwrap()).collect()
+}
+
+#[test]
+fn each_predicate_selects_the_games_it_describes() {
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR";
+    let najdorf_ply_4 = "rnbqkbnr/pp2pppp/3p4/2p5/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 0 3";
+    let cases: &[(&[&str], &[u64])] = &[
+        (&[], &[1, 2, 3, 4, 5, 6, 7, 8]),
+        (&["--player", "carlsen"], &[1, 2]),
+        (&["--player", "carlsen, m"], &[1, 2]),
+        (&["--player", "Bob Mate"], &[5, 6, 7]),
+        (&["--white", "carlsen"], &[1]),
+        (&["--black", "carlsen"], &[2]),
+        (&["--player", "!carlsen", "--player", "!mate"], &[3, 4, 8]),
+        (&["--event", "club"], &[5, 6, 7]),
+        (&["--site", "LICHESS"], &[2, 4]),
+        (&["--round", "3"], &[1, 7]),
+        (&["--date", "2023"], &[1, 2]),
+        (&["--date", "2023.01"], &[1]),
+        (&["--date", "..2000"], &[5, 6, 7]),
+        (&["--date", "2001..2008.10.14"], &[3, 8]),
+        (&["--elo", "2800.."], &[2]),
+        (&["--either-elo", "2800.."], &[1, 2]),
+        (&["--average-elo", "2800..2900"], &[1]),
+        (&["--white-elo", "2800.."], &[1, 2]),
+        (&["--black-elo", "..2780"], &[1, 3]),
+        (&["--elo-diff", "80.."], &[1, 2]),
+        (&["--result", "1-0"], &[1, 6, 8]),
+        (&["--result", "1-0", "--result", "0-1"], &[1, 2, 5, 6, 8]),
+        (&["--result", "!1-0"], &[2, 3, 4, 5, 7]),
+        (&["--eco", "B"], &[1]),
+        (&["--eco", "D40..D49"], &[3]),
+        (&["--opening", "najdorf"], &[1]),
+        (&["--variant", "atomic"], &[4]),
+        (&["--variant", "standard"], &[1, 2, 3, 5, 6, 7, 8]),
+        (&["--speed", "bullet"], &[2]),
+        (&["--speed", "blitz"], &[4]),
+        (&["--speed", "classical"], &[1]),
+        (&["--speed", "unknown"], &[3, 5, 6, 7, 8]),
+        (&["--termination-tag", "time forfeit"], &[2]),
+        (&["--tag", "Annotator=Coach"], &[7]),
+        (&["--tag", "Site~^https://lichess"], &[2, 4]),
+        (&["--tag", "!FEN~."], &[1, 2, 3, 4, 5, 6, 7]),
+        (&["--valid"], &[1, 2, 3, 4, 5, 7, 8]),
+        (&["--invalid"], &[6]),
+        (&["--error", "illegal_move"], &[6]),
+        (&["--error", "any"], &[6]),
+        (&["--code", "illegal-move"], &[6]),
+        (&["--ending", "checkmate"], &[5]),
+        (&["--plies", "4..4"], &[2, 5]),
+        (&["--fen", najdorf_ply_4], &[1, 7]),
+        (&["--fen", najdorf_ply_4, "--ply", "4"], &[1, 7]),
+        (&["--fen", najdorf_ply_4, "--ply", "2"], &[]),
+        (&["--placement", start], &[1, 2, 3, 4, 5, 6, 7]),
+        (&["--moves", "1. e4 c5"], &[1]),
+        (&["--moves", "e4 e5"], &[6]),
+        (&["--material", "KRPvK"], &[8]),
+        (&["--material", "KvKRP"], &[8]),
+        (&["--material", "KvKRP", "--material-strict"], &[]),
+        (&["--final-material", "KRPvK"], &[8]),
+        (&["--player", "carlsen", "--result", "0-1"], &[2]),
+    ];
+    for (predicates, expected) in cases {
+        assert_eq!(selected(predicates), *expected, "{predicates:?}");
+    }
+}
+
+#[test]
+fn every_command_selects_the_same_games() {
+    let path = fixture("sample.pgn");
+    let predicates = ["--result", "1-0", "--plies", "..60"];
+    let with = |command: &[&str]| {
+        let mut args = command.to_vec();
+        args.extend_from_slice(&predicates);
+        args.push(&path);
+        run(&args)
+    };
+    let games = parse_jsonl(&with(&["games", "-q", "--format", "jsonl"]).stdout).len();
+    assert!(games > 10, "{games}");
+    let count = with(&["filter", "-q", "--count"]);
+    assert_eq!(count.stdout.trim(), games.to_string());
+    let validate = with(&["validate", "-q"]);
+    assert!(
+        validate.stdout.contains(&format!("{games} of 207 games selected")),
+        "{}",
+        validate.stdout
+    );
+    let stats = with(&["stats", "-q", "--json"]);
+    let report: serde_json::Value = serde_json::from_str(&stats.stdout).expect("JSON");
+    assert_eq!(report["results"][0]["games"], games as u64, "{}", &stats.stdout[..300]);
+}
+
+#[test]
+fn matched_and_rejected_games_hold_every_game_once_byte_for_byte() {
+    let dir = tempfile::tempdir().unwrap();
+    let (matched, rejected) = (dir.path().join("m.pgn"), dir.path().join("r.pgn"));
+    let (m, r) = (matched.to_str().unwrap(), rejected.to_str().unwrap());
+    for file in every_fixture() {
+        if file.ends_with(".zst") {
+            continue;
+        }
+        let input = fs::read(&file).unwrap();
+        let count = |path: &str| {
+            parse_jsonl(&run(&["games", "-q", "--format", "jsonl", path]).stdout).len()
+        };
+        for predicates in [&["--result", "1-0"][..], &["--material", "KQvK"], &["--invalid"]] {
+            let mut args = vec!["filter", "-q", "-o", m, "--rejects", r];
+            args.extend_from_slice(predicates);
+            args.push(&file);
+            let done = run(&args);
+            assert!(matches!(done.code, Some(0 | 1)), "{file}: {}", done.stderr);
+            let (out, rest) = (fs::read(&matched).unwrap(), fs::read(&rejected).unwrap());
+            assert_eq!(out.len() + rest.len(), input.len(), "{file} {predicates:?}");
+            assert_eq!(count(m) + count(r), count(&file), "{file} {predicates:?}");
+            // The matches are the games `games` selects, in order.
+            let mut args = vec!["games", "-q", "--format", "jsonl"];
+            args.extend_from_slice(predicates);
+            args.push(&file);
+            let selected = parse_jsonl(&run(&args).stdout);
+            let written = parse_jsonl(&run(&["games", "-q", "--format", "jsonl", m]).stdout);
+            assert_eq!(selected.len(), written.len(), "{file} {predicates:?}");
+            for (a, b) in selected.iter().zip(&written) {
+                assert_eq!(
+                    (&a["white"], &a["black"], &a["plies"]),
+                    (&b["white"], &b["black"], &b["plies"])
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn output_is_compressed_by_its_name_and_limited() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = fixture("sample.pgn");
+    for name in ["out.pgn.zst", "out.pgn.gz"] {
+        let out = dir.path().join(name);
+        let done = run(&["filter", "-q", "--result", "0-1", "-o", out.to_str().unwrap(), &path]);
+        assert_eq!(done.code, Some(0), "{}", done.stderr);
+        let bytes = fs::read(&out).unwrap();
+        assert!(bytes.starts_with(b"\x28\xb5\x2f\xfd") || bytes.starts_with(b"\x1f\x8b"), "{name}");
+        let back = run(&["filter", "-q", "--count", out.to_str().unwrap()]);
+        let direct = run(&["filter", "-q", "--count", "--result", "0-1", &path]);
+        assert_eq!(back.stdout, direct.stdout, "{name}");
+    }
+    let limited = run(&["filter", "-q", "--limit", "3", "--format", "jsonl", &path]);
+    assert_eq!(parse_jsonl(&limited.stdout).len(), 3);
+    let exported = run(&["filter", "-q", "--format", "pgn-export", "--moves", "e4", &path]);
+    assert!(exported.stdout.starts_with("[Event "), "{}", &exported.stdout[..100]);
+}
+
+#[test]
+fn no_match_exits_1_and_bad_predicates_exit_2() {
+    let path = fixture(GAMES);
+    let none = run(&["filter", "-q", "--player", "nobody at all", &path]);
+    assert_eq!((none.code, none.stdout.as_str()), (Some(1), ""));
+    for bad in [
+        &["--elo", "x"][..],
+        &["--date", "2023.13"],
+        &["--eco", "Z00"],
+        &["--fen", "not a fen"],
+        &["--moves", "1. e5"],
+        &["--material", "KXvK"],
+        &["--code", "Z999"],
+        &["--error", "bad_luck"],
+        &["--speed", "glacial"],
+        &["--tag", "Site~("],
+        &["--result", "2-0"],
+    ] {
+        let mut args = vec!["filter", "-q"];
+        args.extend_from_slice(bad);
+        args.push(&path);
+        let refused = Arbiter::new(&args).run();
+        assert_eq!(refused.code, Some(2), "{bad:?}: {}", refused.stderr);
+        assert!(refused.stderr.starts_with("arbiter: error: "), "{bad:?}: {}", refused.stderr);
+        assert!(refused.stdout.is_empty());
+    }
+}
