@@ -80,6 +80,9 @@ pub fn placement(text: &str) -> Result<Board, String> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Signature {
     material: ByColor<ByRole<u8>>,
+    /// How many pieces in all: most positions differ in that already,
+    /// which one count of the board tells.
+    pieces: usize,
     strict: bool,
 }
 
@@ -97,7 +100,9 @@ impl Signature {
             }
             Ok(counts)
         };
-        Ok(Signature { material: ByColor { white: side(white)?, black: side(black)? }, strict })
+        let material = ByColor { white: side(white)?, black: side(black)? };
+        let pieces = material.iter().flat_map(|side| side.iter()).map(|&n| usize::from(n)).sum();
+        Ok(Signature { material, pieces, strict })
     }
 
     fn matches(&self, material: &ByColor<ByRole<u8>>) -> bool {
@@ -142,6 +147,20 @@ pub struct Progress {
     state: Vec<u32>,
     /// Whether tests of material are asked for (only then is it counted).
     material: bool,
+    /// Whether tests of positions are asked for (only then is each
+    /// position looked at).
+    positions: bool,
+    /// Moves tests still to be decided: while there are none, a move costs
+    /// no look at the moves.
+    moves_open: usize,
+}
+
+/// The material on `board`: out of line, so that the compiler does not
+/// count it for every position whether or not a signature has as many
+/// pieces (it did, at 300 instructions a ply).
+#[inline(never)]
+fn material_of(board: &Board) -> ByColor<ByRole<u8>> {
+    board.material()
 }
 
 /// A game that cannot start with the moves asked for.
@@ -154,6 +173,8 @@ impl Progress {
         self.state.resize(tests.len(), 0);
         self.material =
             tests.iter().any(|t| matches!(t, BoardTest::Material(_) | BoardTest::FinalMaterial(_)));
+        self.positions = tests.iter().any(|t| !matches!(t, BoardTest::Moves(_)));
+        self.moves_open = tests.iter().filter(|t| matches!(t, BoardTest::Moves(_))).count();
     }
 
     /// The position at the start (ply 0); `standard` when it is chess's.
@@ -169,9 +190,12 @@ impl Progress {
                 && !standard
             {
                 *state = FAILED;
+                self.moves_open -= 1;
             }
         }
-        self.position(tests, anchor, pos, 0);
+        if self.positions {
+            self.position(tests, anchor, pos, 0);
+        }
     }
 
     /// Mainline move `m`, to ply `ply`, gave `pos`.
@@ -183,16 +207,26 @@ impl Progress {
         m: &Move,
         ply: u32,
     ) {
-        for (test, state) in tests.iter().zip(&mut self.state) {
-            if let BoardTest::Moves(moves) = test
-                && *state != FAILED
-                && (*state as usize) < moves.len()
-            {
-                *state =
-                    if *state + 1 == ply && moves[*state as usize] == *m { ply } else { FAILED };
+        if self.moves_open > 0 {
+            for (test, state) in tests.iter().zip(&mut self.state) {
+                if let BoardTest::Moves(moves) = test
+                    && *state != FAILED
+                    && (*state as usize) < moves.len()
+                {
+                    *state = if *state + 1 == ply && moves[*state as usize] == *m {
+                        ply
+                    } else {
+                        FAILED
+                    };
+                    if *state == FAILED || *state as usize == moves.len() {
+                        self.moves_open -= 1;
+                    }
+                }
             }
         }
-        self.position(tests, anchor, pos, ply);
+        if self.positions {
+            self.position(tests, anchor, pos, ply);
+        }
     }
 
     fn position<P: Position>(
@@ -202,20 +236,21 @@ impl Progress {
         pos: &P,
         ply: u32,
     ) {
-        let material = self.material.then(|| pos.board().material());
+        let pieces = if self.material { pos.board().occupied().count() } else { 0 };
+        // Counted once a position, and only when some signature has as
+        // many pieces.
+        let mut counted = None;
+        let mut material = |signature: &Signature| {
+            signature.pieces == pieces
+                && signature.matches(counted.get_or_insert_with(|| material_of(pos.board())))
+        };
         let anchored = anchor.is_none_or(|anchor| anchor == ply);
         for (test, state) in tests.iter().zip(&mut self.state) {
             match test {
                 BoardTest::Position(identity) if anchored && identity.matches(pos) => *state = 1,
                 BoardTest::Placement(board) if anchored && *pos.board() == **board => *state = 1,
-                BoardTest::Material(signature)
-                    if anchored && material.as_ref().is_some_and(|m| signature.matches(m)) =>
-                {
-                    *state = 1;
-                }
-                BoardTest::FinalMaterial(signature) => {
-                    *state = u32::from(material.as_ref().is_some_and(|m| signature.matches(m)));
-                }
+                BoardTest::Material(signature) if anchored && material(signature) => *state = 1,
+                BoardTest::FinalMaterial(signature) => *state = u32::from(material(signature)),
                 _ => {}
             }
         }
