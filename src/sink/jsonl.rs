@@ -6,8 +6,6 @@ use std::{
     ops::ControlFlow,
 };
 
-use serde::{Serialize, Serializer, ser::SerializeMap};
-
 use super::Sink;
 use crate::{
     record::GameRecord,
@@ -18,25 +16,53 @@ use crate::{
 #[derive(Debug)]
 pub struct JsonlSink<W: Write> {
     wtr: W,
+    /// The line being written (kept, so that its allocation is). A line
+    /// is made in memory and written at once: serde's many small writes
+    /// cost more through the sink's `dyn Write` than into a `Vec`
+    /// (benches/HISTORY.md, issue 22).
+    line: Vec<u8>,
 }
 
 impl<W: Write> JsonlSink<W> {
     /// A sink writing every record to `wtr`.
     pub fn new(wtr: W) -> Self {
-        JsonlSink { wtr }
+        JsonlSink { wtr, line: Vec::new() }
     }
 
-    /// Writes `line` and ends the line.
-    fn line(&mut self, line: &impl Serialize) -> io::Result<ControlFlow<()>> {
-        serde_json::to_writer(&mut self.wtr, line)?;
-        self.wtr.write_all(b"\n")?;
-        Ok(ControlFlow::Continue(()))
+    /// Writes the record's line, with the fields of `tags` after the
+    /// record's.
+    fn write(&mut self, record: &GameRecord, tags: Option<&TagValues>) -> io::Result<()> {
+        let line = &mut self.line;
+        line.clear();
+        serde_json::to_writer(&mut *line, record)?;
+        if let Some(tags) = tags {
+            // The tags' fields `tag_NAME` (text, or null where the game
+            // has no such tag) go in before the record's closing brace, by
+            // hand: through serde (`#[serde(flatten)]`, keys written with
+            // `collect_str`) they cost far more (benches/HISTORY.md).
+            let brace = line.pop();
+            debug_assert_eq!(brace, Some(b'}'), "a record is a JSON object");
+            for (name, value) in tags.iter() {
+                line.push(b',');
+                // The name as a JSON string, escaped, and the prefix put
+                // in after its opening quote.
+                let at = line.len() + 1;
+                serde_json::to_writer(&mut *line, name)?;
+                line.splice(at..at, PREFIX.bytes());
+                line.push(b':');
+                serde_json::to_writer(&mut *line, &value)?;
+            }
+            line.push(b'}');
+        }
+        line.push(b'\n');
+        self.wtr.write_all(line)
     }
 }
 
 impl<W: Write> Sink for JsonlSink<W> {
     fn record(&mut self, record: &GameRecord, (): ()) -> io::Result<ControlFlow<()>> {
-        self.line(record)
+        self.write(record, None)?;
+        Ok(ControlFlow::Continue(()))
     }
 
     fn finish(&mut self) -> io::Result<()> {
@@ -46,44 +72,12 @@ impl<W: Write> Sink for JsonlSink<W> {
 
 impl<W: Write> Sink<TagValues> for JsonlSink<W> {
     fn record(&mut self, record: &GameRecord, tags: TagValues) -> io::Result<ControlFlow<()>> {
-        self.line(&WithTags { record, tags: TagFields(&tags) })
+        self.write(record, Some(&tags))?;
+        Ok(ControlFlow::Continue(()))
     }
 
     fn finish(&mut self) -> io::Result<()> {
         self.wtr.flush()
-    }
-}
-
-/// A record with its tags' fields after its own, in one object (serde
-/// writes flattened fields as they come: nothing is buffered).
-#[derive(Serialize)]
-struct WithTags<'a> {
-    #[serde(flatten)]
-    record: &'a GameRecord,
-    #[serde(flatten)]
-    tags: TagFields<'a>,
-}
-
-/// The tags as fields `tag_NAME`: text, or null where the game has no
-/// such tag.
-struct TagFields<'a>(&'a TagValues);
-
-impl Serialize for TagFields<'_> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(Some(self.0.len()))?;
-        for (name, value) in self.0.iter() {
-            map.serialize_entry(&Key(name), &value)?;
-        }
-        map.end()
-    }
-}
-
-/// A tag's field name, written without building it.
-struct Key<'a>(&'a str);
-
-impl Serialize for Key<'_> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_str(&format_args!("{PREFIX}{}", self.0))
     }
 }
 
@@ -98,7 +92,7 @@ mod tests {
         let mut tags = TagValues::default();
         tags.push("Site", Some("x \"y\""));
         tags.push("Opening", None);
-        tags.push("Odd\"Name", Some(""));
+        tags.push("Odd\"Name\u{1}", Some(""));
         let mut plain = JsonlSink::new(Vec::new());
         assert!(plain.record(record, ()).unwrap().is_continue());
         let mut tagged = JsonlSink::new(Vec::new());
@@ -109,7 +103,7 @@ mod tests {
         assert_eq!(
             tagged,
             format!(
-                "{plain},\"tag_Site\":\"x \\\"y\\\"\",\"tag_Opening\":null,\"tag_Odd\\\"Name\":\"\"}}\n"
+                "{plain},\"tag_Site\":\"x \\\"y\\\"\",\"tag_Opening\":null,\"tag_Odd\\\"Name\\u0001\":\"\"}}\n"
             )
         );
     }
