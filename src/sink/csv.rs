@@ -6,9 +6,9 @@
 //! empty field. DuckDB's sniffer takes the quote character from its sample
 //! of the first rows: quoting only where a value needed it (the csv
 //! crate's default) made a file whose first needed quote came late (an
-//! event "FRC Daily 3+0, 8h Team Battle", row 44,360 of a lichess month)
-//! fail to load without options. Quoting by the column's type, not by the
-//! value, also keeps a null (empty) apart from an empty text (`""`).
+//! event "FRC Daily 3+0, 8h Team Battle", game 44,360 of the lichess bench
+//! file) fail to load without options. Quoting by the column's type, not
+//! by the value, also keeps a null (empty) apart from an empty text (`""`).
 
 use std::{
     io::{self, Write},
