@@ -5,7 +5,8 @@
 #
 # That the shell scripts parse; formatting, lints, unit and integration
 # tests, docs, then the differential test against python-chess (installed
-# with pip if missing) and the corpus count.
+# with pip if missing), the corpus count, and `games`' output read by
+# DuckDB (skipped when the duckdb Python package is missing).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -27,3 +28,5 @@ step "differential test against python-chess"
 bash scripts/differential.sh
 step "every game of the shared corpus is reported"
 bash scripts/corpus_count.sh
+step "games' CSV and JSON Lines load in DuckDB"
+python3 scripts/duckdb_load.py

@@ -311,6 +311,12 @@ pub struct GamesArgs {
     /// Print the first N games only, and stop reading the input there.
     #[arg(long, value_name = "N")]
     pub limit: Option<u64>,
+    /// Add these tags' values after the record's fields, as `tag_NAME`
+    /// columns (null where a game has no such tag; the first value where it
+    /// has several): tag names as written, comma-separated (`Site,WhiteElo`),
+    /// or `all` for every tag of each game (JSON Lines only).
+    #[arg(long, value_name = "LIST|all")]
+    pub tags: Option<String>,
 }
 
 /// Output formats of `games`.

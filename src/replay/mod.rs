@@ -10,6 +10,7 @@
 
 pub mod game;
 pub mod observer;
+pub mod tag_columns;
 
 use std::borrow::Cow;
 

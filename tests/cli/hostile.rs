@@ -1,6 +1,7 @@
 //! Inputs built to make one step take super-linear time: a tag section of
-//! a hundred thousand tags, each given twice (read by the replay, and by
-//! `check` for the roster's order), and thousands of short games of the
+//! a hundred thousand tags, each given twice (read by the replay, by
+//! `check` for the roster's order, and by `games --tags all`, which gives
+//! each name once), and thousands of short games of the
 //! same move between different players (`check`'s search for copies).
 //! Each run must finish within a watchdog (a hang fails the test; speed is
 //! measured in `benches/`), with every finding where it belongs.
@@ -38,6 +39,16 @@ fn a_hundred_thousand_duplicated_tags_are_each_reported_once_on_their_line() {
         let message = warning["message"].as_str().expect("message");
         assert!(message.starts_with(&format!("tag T{n} appears more than once")), "{message}");
     }
+    // `games --tags all` gives each name one field, its first value.
+    let args = ["games", "-q", "--format", "jsonl", "--tags", "all", path];
+    let run = Arbiter::new(&args).within(WATCHDOG).run();
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let records = parse_jsonl(&run.stdout);
+    let record = records[0].as_object().expect("an object");
+    let tags = record.keys().filter(|key| key.starts_with("tag_")).count();
+    assert_eq!(tags, names);
+    assert_eq!(run.stdout.matches("\"tag_T99999\":").count(), 1);
+    assert_eq!(record["tag_T0"], "v");
     // `check` reads every tag again, for the order of the roster.
     let run = Arbiter::new(&["check", "-q", "--format", "jsonl", path]).within(WATCHDOG).run();
     assert!(matches!(run.code, Some(0 | 1)), "exit {:?}\n{}", run.code, run.stderr);

@@ -12,6 +12,7 @@
 //! `fmt`: export format, stable, faithful, and safe in place.
 //! `check`: every finding code at its place; `crosstable`: hand-computed
 //! tie-breaks.
+//! `games`: the CSV reads back as the records; `--tags`.
 //! `schema`: `games`' records and CSV header are docs/GUIDE.md's schema.
 
 mod bad_input;
@@ -19,6 +20,7 @@ mod check;
 mod crosstable;
 mod filter;
 mod fmt;
+mod games;
 mod hostile;
 mod paths;
 mod progress;

@@ -1,8 +1,9 @@
 //! The record schema is a public contract, documented in docs/GUIDE.md
 //! ("Record schema"): what `games` prints must be what the table there
 //! says, field for field and in order, and its CSV header what the GUIDE
-//! shows. A field added to the record (or a column to the CSV) without the
-//! documentation fails here.
+//! shows; with `--tags`, the tags' fields follow, as the GUIDE's example
+//! of `games --tags` shows. A field added to the record (or a column to
+//! the CSV) without the documentation fails here.
 
 use std::fmt;
 
@@ -265,4 +266,50 @@ fn csv_header_is_the_guide_s() {
         })
         .collect();
     assert_eq!(documented, spread, "the GUIDE's CSV header (left) and its schema table disagree");
+}
+
+/// With `--tags`, the record's fields come first, as the GUIDE has them,
+/// then one `tag_NAME` per tag named, in the order named: in JSON Lines
+/// and CSV alike.
+#[test]
+fn tags_follow_the_guide_s_fields() {
+    let section = schema_section();
+    let tags = ["tag_WhiteElo", "tag_Site", "tag_Nope"];
+    let path = fixture(FIXTURE);
+    let out = run(&["games", "--format", "jsonl", "--tags", "WhiteElo,Site,Nope", &path]);
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    let mut fields = documented_fields(&schema_table(&section));
+    fields.extend(tags.map(str::to_owned));
+    let mut lines = 0;
+    for line in out.stdout.lines() {
+        let record: Ordered = serde_json::from_str(line).expect("JSON");
+        assert_eq!(record.keys(), fields, "a tagged record's keys (left)");
+        lines += 1;
+    }
+    assert!(lines > 100, "{lines} records");
+
+    let out = run(&["games", "--tags", "WhiteElo,Site,Nope", &path]);
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    let mut header = documented_csv_header(&section);
+    header.extend(tags.map(str::to_owned));
+    let written: Vec<&str> = out.stdout.lines().next().expect("a header row").split(',').collect();
+    assert_eq!(written, header, "games --tags' CSV header (left)");
+}
+
+/// The GUIDE's `games --tags` example is what `games --tags` prints.
+#[test]
+fn the_guide_s_tags_example_is_the_output() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/GUIDE.md");
+    let guide = std::fs::read_to_string(path).expect("read docs/GUIDE.md");
+    let mut lines = guide.lines();
+    let command = lines
+        .by_ref()
+        .find_map(|line| line.strip_prefix("$ arbiter ").filter(|c| c.contains("--tags ")))
+        .expect("the GUIDE shows `arbiter games --tags ...` in a console block");
+    let shown: Vec<&str> = lines.take_while(|line| !line.starts_with("```")).collect();
+    let args: Vec<&str> = command.split_whitespace().collect();
+    let out =
+        crate::util::Arbiter::new(&args).current_dir(env!("CARGO_MANIFEST_DIR").as_ref()).run();
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    assert_eq!(out.stdout.lines().collect::<Vec<_>>(), shown, "`arbiter {command}` (left)");
 }
