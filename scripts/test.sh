@@ -5,7 +5,10 @@
 #
 # That the shell scripts parse; formatting, lints, unit and integration
 # tests, docs, then the differential test against python-chess (installed
-# with pip if missing) and the corpus count.
+# with pip if missing), the corpus count, and each fuzz target for
+# ARBITER_FUZZ_SECONDS (default 45; 0 skips them) when a nightly toolchain
+# and cargo-fuzz are there (.ci/run installs cargo-fuzz; a missing nightly
+# is not downloaded: RUSTUP_AUTO_INSTALL=0).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -17,6 +20,8 @@ for script in scripts/*.sh .ci/run; do
 done
 step "cargo fmt --check"
 cargo fmt --all -- --check
+# fuzz/ is a workspace of its own, which `--all` leaves out.
+rustfmt --check --edition 2024 fuzz/src/*.rs fuzz/fuzz_targets/*.rs
 step "cargo clippy -D warnings"
 cargo clippy --locked --all-targets -- -D warnings
 step "cargo test"
@@ -27,3 +32,13 @@ step "differential test against python-chess"
 bash scripts/differential.sh
 step "every game of the shared corpus is reported"
 bash scripts/corpus_count.sh
+step "fuzz targets, ${ARBITER_FUZZ_SECONDS:-45} s each (scripts/fuzz.sh)"
+if [ "${ARBITER_FUZZ_SECONDS:-45}" = 0 ]; then
+    echo "fuzz: skipped (ARBITER_FUZZ_SECONDS=0)"
+elif ! RUSTUP_AUTO_INSTALL=0 cargo +nightly --version >/dev/null 2>&1; then
+    echo "fuzz: skipped: no nightly toolchain (cargo +nightly), which cargo-fuzz needs"
+elif ! cargo fuzz --version >/dev/null 2>&1; then
+    echo "fuzz: skipped: cargo-fuzz missing (cargo install cargo-fuzz --locked)"
+else
+    bash scripts/fuzz.sh "${ARBITER_FUZZ_SECONDS:-45}"
+fi
