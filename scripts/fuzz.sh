@@ -122,15 +122,19 @@ for target in "${targets[@]}"; do
         continue
     fi
     failed+=("$target")
-    echo "fuzz: $target FAILED (exit status $status); the end of its log:" >&2
-    tail -n 25 "$log" >&2
+    echo "fuzz: $target FAILED (exit status $status); libFuzzer's report ($log):" >&2
+    grep -E '^==[0-9]+==|SUMMARY|Test unit written|^MS:' "$log" | tail -n 10 >&2 || true
     for reproducer in "${found[@]}"; do
-        echo "fuzz: $target: reproducer $reproducer ($(wc -c <"$reproducer") bytes), base64:" >&2
-        base64 -w 0 "$reproducer" | head -c 4096 >&2
+        echo "fuzz: $target: reproducer $reproducer ($(wc -c <"$reproducer") bytes), base64 (its first 3 KiB):" >&2
+        head -c 3072 "$reproducer" | base64 -w 0 >&2
         echo >&2
-        echo "fuzz: $target: what it does (cargo +nightly fuzz run ${build[*]} $target $reproducer):" >&2
-        cargo +nightly fuzz run "${build[@]}" "$target" "$reproducer" 2>&1 |
-            grep -v '^INFO\|^Running:\|^Executed\|^\*\*\*' | tail -n 20 >&2 || true
+        echo "fuzz: $target: run again (cargo +nightly fuzz run ${build[*]} $target $reproducer):" >&2
+        again=$(cargo +nightly fuzz run "${build[@]}" "$target" "$reproducer" 2>&1 || true)
+        # The panic and its backtrace; a time-out or an out-of-memory has
+        # no panic: then libFuzzer's last words.
+        what=$(sed -n '/panicked at/,/ERROR: libFuzzer/p' <<<"$again" | head -n 40)
+        [ -n "$what" ] || what=$(grep -E '^==[0-9]+==|SUMMARY' <<<"$again" | tail -n 10)
+        echo "$what" >&2
         echo "fuzz: minimise it with: cargo +nightly fuzz tmin ${build[*]} $target $reproducer" >&2
     done
 done

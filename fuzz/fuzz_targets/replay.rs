@@ -5,14 +5,15 @@
 //!
 //! Nothing may panic, and the records, with what each command's observer
 //! made of them, must be the same whatever the chunk size, streamed or
-//! mapped, and through the real pipeline (two threads) as through its
-//! copy on this thread (`arbiter_fuzz::run`); `stats` must count the same
-//! however the chunks are dealt to workers. The records of one chunk go
-//! through every sink: `games` (CSV, JSON Lines), `check` (text, JSON
-//! Lines, SARIF; the summary), `crosstable` (text, CSV, HTML), `validate`
-//! (text, errors only, JSON Lines; the summary) and `fmt` (the text,
-//! `--check`), and `stats` writes its report; equal records make equal
-//! bytes, so the sinks run once an input. `games --limit` writes a prefix.
+//! mapped, and through the real pipeline (two threads) as through its copy
+//! on this thread (`arbiter_fuzz::run`); `stats` must count the same
+//! however the chunks are dealt to workers. The records of the one-chunk
+//! runs go through every sink: `games` (CSV, JSON Lines), `check` (text,
+//! JSON Lines, SARIF; the summary), `crosstable` (text, CSV, HTML),
+//! `validate` (text, errors only, JSON Lines; the summary) and `fmt` (the
+//! text, `--check`), and `stats` writes its report; equal records make
+//! equal bytes, so the sinks run once an input. `games --limit` writes a
+//! prefix.
 #![no_main]
 
 use arbiter::{
@@ -77,7 +78,6 @@ fuzz_target!(|data: &[u8]| {
     )
     .expect("a sink into memory does not fail");
     same_games(games, &piped.records, &what("pipeline"));
-    assert_eq!((summary.files, summary.input_errors), (1, 0));
     assert_eq!(summary, piped_summary, "{}: summary", what("pipeline"));
 
     // `validate --variations` and `fmt`: streamed, in one chunk through
