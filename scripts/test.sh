@@ -5,8 +5,11 @@
 #
 # That the shell scripts parse; formatting, lints, unit and integration
 # tests, docs, then the differential test against python-chess (installed
-# with pip if missing), the corpus count, and `games`' output read by
-# DuckDB (skipped when the duckdb Python package is missing).
+# with pip if missing), the corpus count, `games`' output read by DuckDB
+# (skipped when the duckdb Python package is missing), and each fuzz target
+# for ARBITER_FUZZ_SECONDS (default 30; 0 skips them) when a nightly
+# toolchain and cargo-fuzz are there (.ci/run installs cargo-fuzz; a missing
+# nightly is not downloaded: RUSTUP_AUTO_INSTALL=0).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -18,6 +21,8 @@ for script in scripts/*.sh .ci/run; do
 done
 step "cargo fmt --check"
 cargo fmt --all -- --check
+# fuzz/ is a workspace of its own, which `--all` leaves out.
+rustfmt --check --edition 2024 fuzz/src/*.rs fuzz/fuzz_targets/*.rs
 step "cargo clippy -D warnings"
 cargo clippy --locked --all-targets -- -D warnings
 step "cargo test"
@@ -30,3 +35,13 @@ step "every game of the shared corpus is reported"
 bash scripts/corpus_count.sh
 step "games' CSV and JSON Lines load in DuckDB"
 python3 scripts/duckdb_load.py
+step "fuzz targets, ${ARBITER_FUZZ_SECONDS:-30} s each (scripts/fuzz.sh)"
+if [ "${ARBITER_FUZZ_SECONDS:-30}" = 0 ]; then
+    echo "fuzz: skipped (ARBITER_FUZZ_SECONDS=0)"
+elif ! RUSTUP_AUTO_INSTALL=0 cargo +nightly --version >/dev/null 2>&1; then
+    echo "fuzz: skipped: no nightly toolchain (cargo +nightly), which cargo-fuzz needs"
+elif ! cargo fuzz --version >/dev/null 2>&1; then
+    echo "fuzz: skipped: cargo-fuzz missing (cargo install cargo-fuzz --locked)"
+else
+    bash scripts/fuzz.sh "${ARBITER_FUZZ_SECONDS:-30}"
+fi
