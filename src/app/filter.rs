@@ -199,12 +199,12 @@ struct Split<S, R> {
 
 /// Where `Split` sends a selected game: the game's text and what the
 /// observer made of it, of which a sink writes one.
-trait Selected<T> {
+trait Matches<T> {
     fn selected(&mut self, record: &GameRecord, text: Vec<u8>, output: T) -> io::Result<()>;
     fn finish(&mut self) -> io::Result<()>;
 }
 
-impl<W: Write> Selected<()> for TextSink<W> {
+impl<W: Write> Matches<()> for TextSink<W> {
     fn selected(&mut self, record: &GameRecord, text: Vec<u8>, (): ()) -> io::Result<()> {
         self.record(record, text).map(drop)
     }
@@ -215,7 +215,7 @@ impl<W: Write> Selected<()> for TextSink<W> {
 
 macro_rules! selected_by_output {
     ($sink:ty, $t:ty) => {
-        impl<W: Write> Selected<$t> for $sink {
+        impl<W: Write> Matches<$t> for $sink {
             fn selected(&mut self, record: &GameRecord, _: Vec<u8>, output: $t) -> io::Result<()> {
                 self.record(record, output).map(drop)
             }
@@ -230,7 +230,7 @@ selected_by_output!(PgnSink<W>, Export);
 selected_by_output!(JsonlSink<W>, ());
 selected_by_output!(CsvSink<W>, ());
 
-impl<T, S: Selected<T>, R: Sink<Vec<u8>>> Sink<(bool, (Vec<u8>, T))> for Split<S, R> {
+impl<T, S: Matches<T>, R: Sink<Vec<u8>>> Sink<(bool, (Vec<u8>, T))> for Split<S, R> {
     fn record(
         &mut self,
         record: &GameRecord,
