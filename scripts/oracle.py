@@ -838,7 +838,9 @@ def arbiter_extra_args(arbiter: str) -> List[str]:
                                    timeout=30).stdout
     except (OSError, subprocess.SubprocessError):
         help_text = ""
-    for flag in ("--final-fen", "--fen", "--fens", "--with-fen"):
+    # Not `--fen`: that is the position predicate, and records always
+    # carry the final FEN.
+    for flag in ("--final-fen", "--fens", "--with-fen"):
         if re.search(re.escape(flag) + r"\b", help_text):
             extra.append(flag)
             break
