@@ -66,7 +66,7 @@ fuzz_target!(|data: &[u8]| {
     same_games(games, &mapped.records, &what("mapped"));
     assert_eq!(summary, mapped_summary, "{}: summary", what("mapped"));
     let threads = PipelineOptions { jobs: 2, chunk_size: small };
-    let paths = [path.to_owned()];
+    let paths = [std::path::PathBuf::from(path)];
     let mut piped = Collect::default();
     let piped_summary = pipeline::run(
         &paths,
@@ -155,10 +155,18 @@ fn tournament(games: &[Game], summary: &Summary) {
         Tiebreak::Wins,
         Tiebreak::DirectEncounter,
     ];
-    let table = crosstable::build(games, &tiebreaks);
-    crosstable::render_text(&table, &mut out).expect("into memory");
-    crosstable::render_csv(&table, &mut out).expect("into memory");
-    crosstable::render_html(&table, &mut out).expect("into memory");
+    // `crosstable`'s sink, fed the games as the pipeline feeds it, with
+    // its limits (an event over them is refused, not built).
+    let mut events = crosstable::Events::new(crosstable::Limits { players: 2000, rounds: 100 });
+    for game in games {
+        let _ = arbiter::sink::Sink::record(&mut events, &game.record, game.tags.clone())
+            .expect("into memory");
+    }
+    let mut messages = Vec::new();
+    for style in [crosstable::Style::Text, crosstable::Style::Csv, crosstable::Style::Html] {
+        crosstable::write(&events, &tiebreaks, style, &mut out, &mut messages)
+            .expect("into memory");
+    }
 }
 
 /// What `stats` writes of `stats`: its terminal report and its JSON

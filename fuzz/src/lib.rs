@@ -13,6 +13,7 @@ use std::{
     io::{self, Write},
     ops::ControlFlow,
     os::{fd::AsRawFd, unix::fs::FileExt},
+    path::Path,
     rc::Rc,
     sync::{Arc, OnceLock},
 };
@@ -46,7 +47,7 @@ pub fn input_file(bytes: &[u8]) -> Option<String> {
     file.set_len(0).expect("truncating the input file");
     file.write_all_at(bytes, 0).expect("writing the input file");
     let path = format!("/proc/self/fd/{}", file.as_raw_fd());
-    let compressed = source::is_compressed(&path).expect("reading the input file back");
+    let compressed = source::is_compressed(Path::new(&path)).expect("reading the input file back");
     (!compressed).then_some(path)
 }
 
@@ -64,7 +65,7 @@ pub fn small_chunk_size(byte: u8) -> usize {
 /// `path`, as the mapped file [`input_file`] made of them.
 pub fn open(bytes: &[u8], path: Option<&str>) -> Input {
     match path {
-        Some(path) => source::open(path, Arc::new(drop)).expect("the input file opens"),
+        Some(path) => source::open(Path::new(path), Arc::new(drop)).expect("the input file opens"),
         None => Input::Stream(Box::new(io::Cursor::new(bytes.to_vec()))),
     }
 }
