@@ -100,6 +100,7 @@ pub fn run<O: Observer>(
             assert!(flow.is_continue(), "a sink without a limit stopped the run");
         }
         index += count.games;
+        summary.read += count.games;
         lines_before += count.lines;
     }
     summary.files = 1;
