@@ -45,6 +45,7 @@ impl Config {
             }
             Command::Crosstable(args) => (&args.input, ReplayOptions::default()),
             Command::Stats(args) => (&args.input, ReplayOptions::default()),
+            Command::Dupes(args) => (&args.input, ReplayOptions::default()),
             // Variations are written too, so they are replayed.
             Command::Fmt(args) => {
                 (&args.input, ReplayOptions { variations: true, ..ReplayOptions::default() })

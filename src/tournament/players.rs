@@ -21,6 +21,15 @@ use crate::{
 /// anything that is not a letter or a digit. `"Carlsén, Magnus"` →
 /// `["carlsen", "magnus"]`.
 pub fn fold(name: &str) -> Vec<String> {
+    if name.is_ascii() {
+        // Nothing to decompose: letters and digits in lower case, the
+        // rest separates words (the same words as below, faster).
+        return name
+            .split(|c: char| !c.is_ascii_alphanumeric())
+            .filter(|word| !word.is_empty())
+            .map(str::to_ascii_lowercase)
+            .collect();
+    }
     let mut folded = String::with_capacity(name.len());
     for c in name.nfd() {
         if is_combining_mark(c) {
@@ -62,7 +71,8 @@ const MAX_WORDS: usize = 8;
 /// exactly. Equal names after sorting their words are one person's too.
 pub fn compatible(a: &[String], b: &[String]) -> bool {
     let (short, long) = if a.len() <= b.len() { (a, b) } else { (b, a) };
-    if sorted(short) == sorted(long) {
+    // (Word lists of different lengths are never the same words.)
+    if short.len() == long.len() && sorted(short) == sorted(long) {
         return !short.is_empty();
     }
     if short.len() < 2 || long.len() > MAX_WORDS {
@@ -278,6 +288,20 @@ fn cluster(spellings: &[Spelling<'_>]) -> Clusters {
     clusters
 }
 
+/// The player each of `names` (folded, [`fold`]) is, as [`identify`] joins
+/// spellings: equal words in any order, or initials matching one single
+/// other name. Returns, for each name, the index of the first name of its
+/// player (`dupes` compares players across a whole collection with it).
+pub fn people(names: Vec<Vec<String>>) -> Vec<usize> {
+    let spellings: Vec<Spelling<'_>> = names
+        .into_iter()
+        .enumerate()
+        .map(|(first, words)| Spelling { text: "", words, games: 0, first })
+        .collect();
+    let mut clusters = cluster(&spellings);
+    (0..spellings.len()).map(|id| clusters.root(id)).collect()
+}
+
 /// `WhiteElo` for White (`side` 0) and `BlackElo` for Black, and so on.
 fn side_tag<'a>(record: &'a Game, side: usize, suffix: &str) -> Option<&'a str> {
     let colour = if side == 0 { "White" } else { "Black" };
@@ -349,6 +373,10 @@ mod tests {
         assert_eq!(fold("VACHIER-LAGRAVE, M."), ["vachier", "lagrave", "m"]);
         assert_eq!(fold("Øystein Łukasz Straße"), ["oystein", "lukasz", "strasse"]);
         assert_eq!(fold("Ding Liren"), ["ding", "liren"]);
+        assert_eq!(
+            fold(" van der Wiel,J.T.H. (NED) "),
+            ["van", "der", "wiel", "j", "t", "h", "ned"]
+        );
     }
 
     #[test]

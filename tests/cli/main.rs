@@ -12,11 +12,13 @@
 //! `fmt`: export format, stable, faithful, and safe in place.
 //! `check`: every finding code at its place; `crosstable`: hand-computed
 //! tie-breaks.
+//! `dupes`: the planted duplicates of fixtures/dupes, `--unique`, memory.
 //! `schema`: `games`' records and CSV header are docs/GUIDE.md's schema.
 
 mod bad_input;
 mod check;
 mod crosstable;
+mod dupes;
 mod fmt;
 mod hostile;
 mod paths;
