@@ -40,7 +40,7 @@ pub(super) fn run(args: DupesArgs, run: &super::Run) -> anyhow::Result<ExitStatu
     let summary = run.games(|| Fingerprint::new(keep_text), &mut index)?;
     let people = dupes::people(&index.names);
     let spill = std::mem::take(&mut index.spill).finish().context("writing the prefixes")?;
-    let mut entries = std::mem::take(&mut index.entries);
+    let mut entries = index.take_entries();
     let found = groups::find(&mut entries, &people, spill).context("reading the prefixes")?;
     drop(entries);
     let totals =

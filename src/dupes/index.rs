@@ -198,12 +198,20 @@ pub struct LeftOut {
     pub short: u64,
 }
 
+/// Entries in blocks of this many (40 MiB, of which only what is filled is
+/// in memory): the table never doubles (a `Vec` growing by copying would
+/// briefly hold twice the entries), and a block is large enough for the
+/// allocator to map it apart and give it back whole when it is freed.
+const BLOCK: usize = 1 << 20;
+
 /// The sink: keeps an [`Entry`] per game.
 #[derive(Debug)]
 pub struct Index {
     selection: Selection,
-    /// Every game, in input order.
-    pub entries: Vec<Entry>,
+    /// Every game, in input order, in blocks of [`BLOCK`].
+    blocks: Vec<Vec<Entry>>,
+    /// Games so far.
+    count: u32,
     /// The players' names.
     pub names: Names,
     /// Each input's name and the ordinal of its first game.
@@ -222,13 +230,28 @@ impl Index {
     pub fn new(selection: Selection, store: Option<Store>) -> Self {
         Index {
             selection,
-            entries: Vec::new(),
+            blocks: Vec::new(),
+            count: 0,
             names: Names::default(),
             files: Vec::new(),
             spill: Spill::default(),
             store,
             left_out: LeftOut::default(),
         }
+    }
+
+    /// Every game's entry, in input order, in one table (made block by
+    /// block, each freed once copied: memory holds the entries once, and
+    /// one block).
+    pub fn take_entries(&mut self) -> Vec<Entry> {
+        if self.blocks.len() == 1 {
+            return self.blocks.pop().unwrap_or_default();
+        }
+        let mut entries = Vec::with_capacity(self.count as usize);
+        for block in std::mem::take(&mut self.blocks) {
+            entries.extend_from_slice(&block);
+        }
+        entries
     }
 
     /// The file and 1-based game number of the game `ordinal`.
@@ -241,9 +264,11 @@ impl Index {
 
 impl Sink<Seen> for Index {
     fn record(&mut self, record: &GameRecord, seen: Seen) -> io::Result<ControlFlow<()>> {
-        let Ok(ordinal) = u32::try_from(self.entries.len()) else {
+        let ordinal = self.count;
+        let Some(count) = ordinal.checked_add(1) else {
             return Err(io::Error::other("more than 4,294,967,295 games"));
         };
+        self.count = count;
         if record.index == 1 || self.files.is_empty() {
             self.files.push((record.file.clone(), ordinal));
         }
@@ -260,7 +285,11 @@ impl Sink<Seen> for Index {
         }
         let (white, black) =
             (self.names.id(record.white.as_ref()), self.names.id(record.black.as_ref()));
-        self.entries.push(Entry {
+        if self.blocks.last().is_none_or(|block| block.len() == BLOCK) {
+            self.blocks.push(Vec::with_capacity(BLOCK));
+        }
+        let block = self.blocks.last_mut().expect("a block with room");
+        block.push(Entry {
             moves: seen.moves,
             line: record.line,
             stamp: Stamp::new(&seen, GameResult::of_record(record), compared, spilled),
