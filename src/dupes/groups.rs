@@ -1,4 +1,4 @@
-//! Finding the groups of duplicates among the games an [`Index`] kept.
+//! Finding the groups of duplicates among the games an [`Index`](super::index::Index) kept.
 //!
 //! Two games with the same moves (the same mainline from the same start,
 //! in the same variant) are copies: `exact` when their players are the
