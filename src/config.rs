@@ -62,6 +62,7 @@ impl Config {
             ),
             Command::Crosstable(args) => (&args.input, ReplayOptions::default(), &everything),
             Command::Stats(args) => (&args.input, ReplayOptions::default(), &args.select),
+            Command::Dupes(args) => (&args.input, ReplayOptions::default(), &args.select),
             // Variations are written too, so they are replayed.
             Command::Fmt(args) => (
                 &args.input,

@@ -221,7 +221,7 @@ impl Observer for MovesHash {
 /// Folds a move into a running hash of the move sequence (one multiply:
 /// it runs on every ply; a collision only merges two games in `check`'s
 /// search for copies).
-fn mix(hash: u64, m: &Move) -> u64 {
+pub(crate) fn mix(hash: u64, m: &Move) -> u64 {
     let from = m.from().map_or(64, |sq| sq as u64);
     let key =
         1 + from + ((m.to() as u64) << 7) + (m.promotion().map_or(0, |role| role as u64) << 14);
