@@ -53,7 +53,11 @@ impl Config {
                 let records = matches!(args.format, FilterFormat::Jsonl | FilterFormat::Csv);
                 // Export writes variations, so they are replayed.
                 let variations = args.format == FilterFormat::PgnExport;
-                (&args.input, ReplayOptions { final_fen: records, variations }, &args.select)
+                // Texts and counts need no verdict: a game is replayed only
+                // as far as its selection needs.
+                let early_stop = args.count || !records;
+                let replay = ReplayOptions { final_fen: records, variations, early_stop };
+                (&args.input, replay, &args.select)
             }
             Command::Check(args) => (
                 &args.input,

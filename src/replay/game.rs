@@ -7,13 +7,15 @@
 //! the replay of the mainline; the lexer still runs to the end so the
 //! result marker and structural problems are seen.
 
+use std::ops::ControlFlow;
+
 use shakmaty::{
     ByColor, Color, EnPassantMode,
     fen::Fen,
     san::{San, Suffix},
 };
 
-use super::observer::Observer;
+use super::observer::{Observer, Rest};
 use crate::{
     chess::{
         notation::{self, Written},
@@ -42,6 +44,9 @@ pub struct MovetextFacts {
     pub has_moves: bool,
     /// Per side, whether it lacks mating material in the last position.
     pub cannot_mate: ByColor<bool>,
+    /// Whether the observer stopped the replay (`Rest`), and then whether
+    /// it drops the game.
+    pub stopped: Option<Rest>,
 }
 
 impl MovetextFacts {
@@ -115,6 +120,8 @@ struct Replay<'r, 'a, P, O> {
     /// Whether the side to move is in check, when known (saves the test
     /// when resolving the next move).
     in_check: Option<bool>,
+    /// `ReplayOptions::early_stop`.
+    early_stop: bool,
 }
 
 /// How a movetext is replayed, besides the options.
@@ -160,8 +167,17 @@ pub fn replay<'a, P: Replayable, O: Observer>(
         unmatched: Repeated::default(),
         last_move: None,
         in_check: None,
+        early_stop: options.early_stop,
     };
-    tokens.for_each_token(|Located { token, line }| replay.token(token, line));
+    tokens.try_for_each_token(|Located { token, line }| {
+        replay.token(token, line);
+        // The rest is lexed by the caller, to find where the game ends.
+        if replay.facts.stopped.is_some() {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    });
     replay.finish(options.final_fen)
 }
 
@@ -301,6 +317,14 @@ impl<'a, P: Replayable, O: Observer> Replay<'_, 'a, P, O> {
         self.facts.plies = self.ply;
         self.rules.after_move(&self.pos, self.ply, resolved.m);
         self.observer.after_move(&self.pos, &resolved.m, self.ply, true);
+        match self.observer.rest() {
+            Rest::Replay => {}
+            Rest::Enough if !self.early_stop => {}
+            rest => {
+                self.facts.stopped = Some(rest);
+                return;
+            }
+        }
         let gives_check = self.pos.is_check();
         self.in_check = Some(gives_check);
         if !notation::check_suffix_ok(san_plus.suffix, gives_check) {
@@ -346,6 +370,10 @@ impl<'a, P: Replayable, O: Observer> Replay<'_, 'a, P, O> {
     }
 
     fn finish(mut self, final_fen: bool) -> MovetextFacts {
+        if self.facts.stopped.is_some() {
+            // Stopped by the observer: a partial record (the plies so far).
+            return self.facts;
+        }
         if !self.frames.is_empty() {
             let outermost = self.frames.swap_remove(0);
             self.frames.clear();

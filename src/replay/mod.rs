@@ -12,7 +12,7 @@ pub mod game;
 pub mod observer;
 pub mod tag_columns;
 
-use std::borrow::Cow;
+use std::{borrow::Cow, ops::ControlFlow};
 
 use compact_str::CompactString;
 use pgn_reader::RawTag;
@@ -33,7 +33,7 @@ use crate::{
     record::{ErrorKind, GameError, GameRecord, Warning, WarningKind},
 };
 use game::MovetextFacts;
-use observer::{Address, GameEnd, Observer};
+use observer::{Address, GameEnd, Observer, Rest};
 
 /// How games are replayed: what goes into each record. What consumers make
 /// of a game is theirs (`replay::observer`), not an option.
@@ -43,6 +43,10 @@ pub struct ReplayOptions {
     pub variations: bool,
     /// Compute the FEN of each game's last position (`GameRecord::final_fen`).
     pub final_fen: bool,
+    /// Stop replaying a game once the observer has what it needs of it
+    /// (`Rest::Enough`): its record is then partial (the plies so far, no
+    /// verdict), for commands that use only the games' texts or a count.
+    pub early_stop: bool,
 }
 
 /// Replays chunks; one per worker thread, reused for every chunk it gets.
@@ -147,14 +151,23 @@ impl Replayer {
         let tag_bytes = &bytes[span.start..span.movetext];
         let tags = &collector.tags;
         let mut lexer = games.lexer(&span);
-        if observer.tags(tags).is_break() {
+        let rest = match observer.tags(tags) {
+            ControlFlow::Break(()) => Rest::Drop,
+            ControlFlow::Continue(()) => observer.rest(),
+        };
+        if rest == Rest::Drop {
             if too_large.is_none() {
                 games.finish_game(&span, lexer);
             }
             return None;
         }
+        // Nothing needs the moves, nor a complete record: they are only
+        // lexed, to find where the game ends.
+        let skip_moves = rest == Rest::Enough && self.options.early_stop;
         let mut warnings = Vec::new();
-        if !tag_bytes.is_empty() || tags.count() > 0 {
+        if skip_moves {
+            // A partial record: its tags are not checked.
+        } else if !tag_bytes.is_empty() || tags.count() > 0 {
             tags::check(tags, tag_bytes, span.line, &mut warnings);
         } else {
             warnings.push(Warning {
@@ -172,8 +185,11 @@ impl Replayer {
         );
         let standard = tags.fen.is_none() && variant == "chess";
         let rules = &mut self.rules;
-        let replayed = too_large.is_none() && matches!(setup, Setup::Chess(_) | Setup::Variant(_));
+        let replayed = too_large.is_none()
+            && !skip_moves
+            && matches!(setup, Setup::Chess(_) | Setup::Variant(_));
         let facts = match setup {
+            _ if skip_moves && too_large.is_none() => MovetextFacts::default(),
             _ if let Some(large) = too_large => {
                 let error = GameError {
                     kind: ErrorKind::GameTooLarge,
@@ -218,6 +234,9 @@ impl Replayer {
             None => games.finish_game(&span, lexer),
             Some(_) => bytes.len(),
         };
+        if facts.stopped == Some(Rest::Drop) {
+            return None;
+        }
         let length = too_large.map_or(end as u64, |large| large.length) - span.start as u64;
         let mut record = record(chunk, span, variant, facts, warnings, tags);
         record.index = index;

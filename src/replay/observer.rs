@@ -55,6 +55,33 @@ pub struct GameEnd<'g, 'a> {
     pub whole: bool,
 }
 
+/// What an observer still needs of the game being replayed, asked after
+/// its tags and after each mainline move: the replay stops as soon as
+/// nothing needs the rest.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Rest {
+    /// The rest of the moves (the default).
+    Replay,
+    /// Nothing more of the moves: the replay may stop here when the
+    /// command needs no complete record either (`ReplayOptions::early_stop`).
+    Enough,
+    /// The game is to be dropped whatever its moves: the replay stops at
+    /// once and no record is made, as after a `Break` from `tags`.
+    Drop,
+}
+
+impl Rest {
+    /// What two observers side by side need: the game is dropped if either
+    /// drops it, and the moves are enough when both have enough.
+    pub fn and(self, other: Rest) -> Rest {
+        match (self, other) {
+            (Rest::Drop, _) | (_, Rest::Drop) => Rest::Drop,
+            (Rest::Enough, Rest::Enough) => Rest::Enough,
+            _ => Rest::Replay,
+        }
+    }
+}
+
 /// A consumer of games as they are replayed. One observer per worker
 /// thread sees that worker's games one after another.
 pub trait Observer {
@@ -91,6 +118,13 @@ pub trait Observer {
     /// A variation ends (only when variations are replayed).
     fn end_variation(&mut self) {}
 
+    /// What the observer still needs of this game (see [`Rest`]): asked
+    /// after `tags` and after each mainline `after_move`, so it must be
+    /// cheap.
+    fn rest(&self) -> Rest {
+        Rest::Replay
+    }
+
     /// The game has been replayed and its record made. `Break` drops the
     /// game as a `Break` from `tags` does, once what only the replay can
     /// tell (the moves, the verdict) is known: `end_game` is not called and
@@ -106,6 +140,10 @@ pub trait Observer {
 /// Observes nothing: the record alone.
 impl Observer for () {
     type Output = ();
+
+    fn rest(&self) -> Rest {
+        Rest::Enough
+    }
 
     fn end_game(&mut self, _game: &GameEnd<'_, '_>) {}
 }
@@ -156,6 +194,10 @@ impl<A: Observer, B: Observer> Observer for (A, B) {
         self.1.end_variation();
     }
 
+    fn rest(&self) -> Rest {
+        self.0.rest().and(self.1.rest())
+    }
+
     fn keep(&mut self, record: &GameRecord) -> ControlFlow<()> {
         self.0.keep(record)?;
         self.1.keep(record)
@@ -176,6 +218,10 @@ pub struct GameText;
 impl Observer for GameText {
     type Output = Vec<u8>;
 
+    fn rest(&self) -> Rest {
+        Rest::Enough
+    }
+
     fn end_game(&mut self, game: &GameEnd<'_, '_>) -> Self::Output {
         game.text.to_vec()
     }
@@ -187,6 +233,10 @@ pub struct KeepTags;
 
 impl Observer for KeepTags {
     type Output = TagList;
+
+    fn rest(&self) -> Rest {
+        Rest::Enough
+    }
 
     fn end_game(&mut self, game: &GameEnd<'_, '_>) -> Self::Output {
         game.tags.to_list()

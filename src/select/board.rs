@@ -15,9 +15,9 @@ use crate::chess::identity::legal_en_passant;
 #[derive(Debug, Clone)]
 pub enum BoardTest {
     /// The mainline reached this position (`--fen`).
-    Position(Identity),
+    Position(Identity, Reach),
     /// The mainline reached this placement of pieces (`--placement`).
-    Placement(Box<Board>),
+    Placement(Box<Board>, Reach),
     /// The mainline reached this material (`--material`).
     Material(Signature),
     /// The last position has this material (`--final-material`).
@@ -58,6 +58,11 @@ impl Identity {
         Ok(Identity::of(&pos))
     }
 
+    /// What a position must keep to lead to this one.
+    pub fn reach(&self) -> Reach {
+        Reach::of(&self.board, self.castling)
+    }
+
     /// Whether `pos` is this position (the board first: it differs most
     /// often, and is cheapest to compare).
     fn matches<P: Position>(&self, pos: &P) -> bool {
@@ -65,6 +70,56 @@ impl Identity {
             && pos.turn() == self.turn
             && pos.castles().castling_rights() == self.castling
             && legal_en_passant(pos) == self.en_passant
+    }
+}
+
+/// What a position must keep for a target position to stay reachable.
+/// Outside Crazyhouse (whose drops bring pieces back), the pieces of a
+/// colour and its pawns are never more than they were (captures remove
+/// them, promotions replace a pawn), a pawn never returns to its start
+/// rank (but a Horde pawn on the first rank may step onto it), and
+/// castling rights, once lost, are lost for good. Most games leave an
+/// opening position's reach within a few moves, so their replay can stop
+/// there.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Reach {
+    pieces: ByColor<u32>,
+    pawns: ByColor<u32>,
+    /// The target's pawns on their start ranks (White's 2nd, Black's 7th).
+    home: ByColor<Bitboard>,
+    castling: Bitboard,
+}
+
+impl Reach {
+    /// The reach of `board` with castling rights `castling`.
+    pub fn of(board: &Board, castling: Bitboard) -> Reach {
+        let home = ByColor {
+            white: Bitboard::from_rank(shakmaty::Rank::Second),
+            black: Bitboard::from_rank(shakmaty::Rank::Seventh),
+        };
+        Reach {
+            pieces: ByColor::new_with(|c| board.by_color(c).count() as u32),
+            pawns: ByColor::new_with(|c| (board.pawns() & board.by_color(c)).count() as u32),
+            home: ByColor::new_with(|c| board.pawns() & board.by_color(c) & *home.get(c)),
+            castling,
+        }
+    }
+
+    /// Whether a position with `board` and `castling` may still lead to
+    /// the target (the rules above; `false` is a proof, `true` is not).
+    fn possible(&self, board: &Board, castling: Bitboard) -> bool {
+        let first = ByColor {
+            white: Bitboard::from_rank(shakmaty::Rank::First),
+            black: Bitboard::from_rank(shakmaty::Rank::Eighth),
+        };
+        self.castling.is_subset(castling)
+            && Color::ALL.into_iter().all(|c| {
+                let ours = board.by_color(c);
+                let pawns = board.pawns() & ours;
+                ours.count() as u32 >= *self.pieces.get(c)
+                    && pawns.count() as u32 >= *self.pawns.get(c)
+                    && (self.home.get(c).is_subset(pawns) || (pawns & *first.get(c)).any())
+            })
     }
 }
 
@@ -105,6 +160,23 @@ impl Signature {
         Ok(Signature { material, pieces, strict })
     }
 
+    /// Whether a position with `board` may still come to this material
+    /// (pieces and pawns of a colour are never more than they were; see
+    /// [`Reach`]).
+    fn possible(&self, board: &Board) -> bool {
+        let count = |c: Color| board.by_color(c).count();
+        let pawns = |c: Color| (board.pawns() & board.by_color(c)).count();
+        let fits = |white: &ByRole<u8>, black: &ByRole<u8>| {
+            let total = |side: &ByRole<u8>| side.iter().map(|&n| usize::from(n)).sum::<usize>();
+            count(Color::White) >= total(white)
+                && count(Color::Black) >= total(black)
+                && pawns(Color::White) >= usize::from(white.pawn)
+                && pawns(Color::Black) >= usize::from(black.pawn)
+        };
+        let ByColor { white, black } = &self.material;
+        fits(white, black) || (!self.strict && fits(black, white))
+    }
+
     fn matches(&self, material: &ByColor<ByRole<u8>>) -> bool {
         *material == self.material
             || (!self.strict
@@ -141,10 +213,15 @@ impl BoardTest {
 /// How far each test of one game has got: for a position, a placement or
 /// a material reached, 1 once seen; for the final material, whether the
 /// latest position has it; for moves, how many of them the game began
-/// with, or `FAILED`.
+/// with. `FAILED` once the test can no longer pass.
 #[derive(Debug, Clone, Default)]
 pub struct Progress {
     state: Vec<u32>,
+    /// Whether a test was decided since the last [`Progress::take_changed`].
+    changed: bool,
+    /// Whether unreachable targets are proved so ([`Reach`]): not in
+    /// Crazyhouse.
+    prune: bool,
     /// Whether tests of material are asked for (only then is it counted).
     material: bool,
     /// Whether tests of positions are asked for (only then is each
@@ -163,14 +240,56 @@ fn material_of(board: &Board) -> ByColor<ByRole<u8>> {
     board.material()
 }
 
-/// A game that cannot start with the moves asked for.
+/// A test that can no longer pass: a game that cannot start with the
+/// moves asked for, a target out of reach or past its ply.
 const FAILED: u32 = u32::MAX;
+
+/// Where a test stands while a game is replayed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Decision {
+    /// It holds whatever comes next.
+    Yes,
+    /// It fails whatever comes next.
+    No,
+    /// The rest of the game decides.
+    Open,
+}
+
+impl Decision {
+    /// Both must hold.
+    pub fn and(self, other: Decision) -> Decision {
+        match (self, other) {
+            (Decision::No, _) | (_, Decision::No) => Decision::No,
+            (Decision::Yes, Decision::Yes) => Decision::Yes,
+            _ => Decision::Open,
+        }
+    }
+
+    /// Either may hold.
+    pub fn or(self, other: Decision) -> Decision {
+        match (self, other) {
+            (Decision::Yes, _) | (_, Decision::Yes) => Decision::Yes,
+            (Decision::No, Decision::No) => Decision::No,
+            _ => Decision::Open,
+        }
+    }
+
+    /// The opposite.
+    pub fn not(self) -> Decision {
+        match self {
+            Decision::Yes => Decision::No,
+            Decision::No => Decision::Yes,
+            Decision::Open => Decision::Open,
+        }
+    }
+}
 
 impl Progress {
     /// Nothing seen yet, for `tests`.
     pub fn reset(&mut self, tests: &[BoardTest]) {
         self.state.clear();
         self.state.resize(tests.len(), 0);
+        self.changed = false;
         self.material =
             tests.iter().any(|t| matches!(t, BoardTest::Material(_) | BoardTest::FinalMaterial(_)));
         self.positions = tests.iter().any(|t| !matches!(t, BoardTest::Moves(_)));
@@ -185,12 +304,14 @@ impl Progress {
         pos: &P,
         standard: bool,
     ) {
+        self.prune = pos.pockets().is_none();
         for (test, state) in tests.iter().zip(&mut self.state) {
             if let BoardTest::Moves(_) = test
                 && !standard
             {
                 *state = FAILED;
                 self.moves_open -= 1;
+                self.changed = true;
             }
         }
         if self.positions {
@@ -220,6 +341,7 @@ impl Progress {
                     };
                     if *state == FAILED || *state as usize == moves.len() {
                         self.moves_open -= 1;
+                        self.changed = true;
                     }
                 }
             }
@@ -236,23 +358,74 @@ impl Progress {
         pos: &P,
         ply: u32,
     ) {
-        let pieces = if self.material { pos.board().occupied().count() } else { 0 };
+        let board = pos.board();
+        let pieces = if self.material { board.occupied().count() } else { 0 };
         // Counted once a position, and only when some signature has as
         // many pieces.
         let mut counted = None;
         let mut material = |signature: &Signature| {
             signature.pieces == pieces
-                && signature.matches(counted.get_or_insert_with(|| material_of(pos.board())))
+                && signature.matches(counted.get_or_insert_with(|| material_of(board)))
         };
         let anchored = anchor.is_none_or(|anchor| anchor == ply);
+        // From the anchor on, a target not seen there never will be.
+        let past = anchor.is_some_and(|anchor| ply >= anchor);
+        let prune = self.prune;
+        let castling = || pos.castles().castling_rights();
         for (test, state) in tests.iter().zip(&mut self.state) {
+            let before = *state;
             match test {
-                BoardTest::Position(identity) if anchored && identity.matches(pos) => *state = 1,
-                BoardTest::Placement(board) if anchored && *pos.board() == **board => *state = 1,
-                BoardTest::Material(signature) if anchored && material(signature) => *state = 1,
-                BoardTest::FinalMaterial(signature) => *state = u32::from(material(signature)),
+                _ if before == FAILED => {}
+                BoardTest::Position(identity, reach) if before == 0 => {
+                    if anchored && identity.matches(pos) {
+                        *state = 1;
+                    } else if past || (prune && !reach.possible(board, castling())) {
+                        *state = FAILED;
+                    }
+                }
+                BoardTest::Placement(target, reach) if before == 0 => {
+                    if anchored && *board == **target {
+                        *state = 1;
+                    } else if past || (prune && !reach.possible(board, castling())) {
+                        *state = FAILED;
+                    }
+                }
+                BoardTest::Material(signature) if before == 0 => {
+                    if anchored && material(signature) {
+                        *state = 1;
+                    } else if past || (prune && !signature.possible(board)) {
+                        *state = FAILED;
+                    }
+                }
+                BoardTest::FinalMaterial(signature) => {
+                    *state = if prune && !signature.possible(board) {
+                        FAILED
+                    } else {
+                        u32::from(material(signature))
+                    };
+                }
                 _ => {}
             }
+            // The final material is decided only when it fails.
+            let decided =
+                *state == FAILED || (*state == 1 && !matches!(test, BoardTest::FinalMaterial(_)));
+            self.changed |= before != *state && decided;
+        }
+    }
+
+    /// Whether a test was decided since the last call.
+    pub fn take_changed(&mut self) -> bool {
+        std::mem::take(&mut self.changed)
+    }
+
+    /// Where test `i` stands, the game not over.
+    pub fn decision(&self, tests: &[BoardTest], i: usize) -> Decision {
+        match (&tests[i], self.state[i]) {
+            (_, FAILED) => Decision::No,
+            (BoardTest::Moves(moves), state) if state as usize == moves.len() => Decision::Yes,
+            (BoardTest::Moves(_) | BoardTest::FinalMaterial(_), _) => Decision::Open,
+            (_, 1) => Decision::Yes,
+            _ => Decision::Open,
         }
     }
 
