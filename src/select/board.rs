@@ -274,8 +274,13 @@ impl Decision {
         }
     }
 
+}
+
+impl std::ops::Not for Decision {
+    type Output = Decision;
+
     /// The opposite.
-    pub fn not(self) -> Decision {
+    fn not(self) -> Decision {
         match self {
             Decision::Yes => Decision::No,
             Decision::No => Decision::Yes,
@@ -435,5 +440,91 @@ impl Progress {
             BoardTest::Moves(moves) => self.state[i] as usize == moves.len(),
             _ => self.state[i] == 1,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use shakmaty::{san::San, variant::Crazyhouse};
+
+    use super::*;
+
+    /// The decision of the one test `test` after each move of `moves`
+    /// from `start`, anchored at `anchor`.
+    fn decisions<P: Position + Clone>(
+        test: BoardTest,
+        anchor: Option<u32>,
+        start: P,
+        moves: &str,
+    ) -> Vec<Decision> {
+        let tests = [test];
+        let mut progress = Progress::default();
+        progress.reset(&tests);
+        let mut pos = start;
+        progress.start(&tests, anchor, &pos, true);
+        let mut out = vec![progress.decision(&tests, 0)];
+        for (ply, word) in moves.split_whitespace().enumerate() {
+            let m = word.parse::<San>().unwrap().to_move(&pos).unwrap();
+            pos.play_unchecked(m);
+            progress.after_move(&tests, anchor, &pos, &m, ply as u32 + 1);
+            out.push(progress.decision(&tests, 0));
+        }
+        out
+    }
+
+    fn position(fen: &str) -> BoardTest {
+        let identity = Identity::parse(fen).unwrap();
+        let reach = identity.reach();
+        BoardTest::Position(identity, reach)
+    }
+
+    use Decision::{No, Open, Yes};
+
+    #[test]
+    fn a_position_is_out_of_reach_once_a_pawn_leaves_its_start_square() {
+        // After 1. e4 e5 2. Nf3: 1. d4 moves a pawn the target has at home.
+        let target = position("rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2");
+        let chess = Chess::default();
+        assert_eq!(decisions(target.clone(), None, chess.clone(), "d4"), [Open, No]);
+        assert_eq!(
+            decisions(target.clone(), None, chess.clone(), "Nf3 e5 e4"),
+            [Open, Open, Open, Yes]
+        );
+        // Anchored at ply 2, it is not there: decided at the anchor.
+        assert_eq!(decisions(target, Some(2), chess, "e4 e5 Nf3"), [Open, Open, No, No]);
+    }
+
+    #[test]
+    fn castling_rights_lost_and_pieces_captured_do_not_come_back() {
+        let target = position("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
+        let chess: Chess = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
+            .parse::<Fen>()
+            .unwrap()
+            .into_position(CastlingMode::Standard)
+            .unwrap();
+        // The king steps out: White can never castle again.
+        assert_eq!(decisions(target.clone(), None, chess.clone(), "Ke2"), [Open, No]);
+        assert_eq!(decisions(target, None, chess, "Nf3 Nc6"), [Open, Open, Yes]);
+        // White with all its pieces, Black two pawns down: once each side
+        // has lost a pawn, neither colour can have that again.
+        let material = |text| BoardTest::Material(Signature::parse(text, false).unwrap());
+        let target = material("KQRRBBNNPPPPPPPPvKQRRBBNNPPPPPP");
+        let game = "e4 d5 exd5 Qxd5";
+        assert_eq!(decisions(target, None, Chess::default(), game), [Open, Open, Open, Open, No]);
+        // Anchored at ply 3, where the material is another: decided there.
+        let target = material("KQRRBBNNPPPPPPPPvKQRRBBNNPPPPPPPP");
+        assert_eq!(decisions(target, Some(3), Chess::default(), game), [Open, Open, Open, No, No]);
+    }
+
+    #[test]
+    fn drops_bring_pieces_back_in_crazyhouse() {
+        // The pawn on e2 leaves; a drop could put one back: never pruned.
+        let target = position("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+        let zh = Crazyhouse::default();
+        assert_eq!(decisions(target, None, zh, "e4 d5 exd5"), [Yes, Yes, Yes, Yes]);
+        let later = position("rnbqkbnr/ppp1pppp/8/3P4/8/8/PPPP1PPP/RNBQKBNR b KQkq - 0 2");
+        let zh = Crazyhouse::default();
+        assert_eq!(decisions(later.clone(), None, zh, "d4 e5"), [Open, Open, Open]);
+        assert_eq!(decisions(later, None, Chess::default(), "d4 e5"), [Open, No, No]);
     }
 }

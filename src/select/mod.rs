@@ -86,7 +86,7 @@ impl<T> Clause<T> {
         } else {
             self.any.iter().map(&test).fold(Decision::No, Decision::or)
         };
-        self.none.iter().map(test).fold(any, |so_far, d| so_far.and(d.not()))
+        self.none.iter().map(test).fold(any, |so_far, d| so_far.and(!d))
     }
 }
 
