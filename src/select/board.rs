@@ -138,6 +138,8 @@ pub struct Signature {
     /// How many pieces in all: most positions differ in that already,
     /// which one count of the board tells.
     pieces: usize,
+    /// Each side's pieces and pawns, `(pieces, pawns)`.
+    sides: ByColor<(u32, u32)>,
     strict: bool,
 }
 
@@ -157,24 +159,25 @@ impl Signature {
         };
         let material = ByColor { white: side(white)?, black: side(black)? };
         let pieces = material.iter().flat_map(|side| side.iter()).map(|&n| usize::from(n)).sum();
-        Ok(Signature { material, pieces, strict })
+        let sides =
+            material.map(|side| (side.iter().map(|&n| u32::from(n)).sum(), u32::from(side.pawn)));
+        Ok(Signature { material, pieces, sides, strict })
     }
 
     /// Whether a position with `board` may still come to this material
     /// (pieces and pawns of a colour are never more than they were; see
     /// [`Reach`]).
     fn possible(&self, board: &Board) -> bool {
-        let count = |c: Color| board.by_color(c).count();
-        let pawns = |c: Color| (board.pawns() & board.by_color(c)).count();
-        let fits = |white: &ByRole<u8>, black: &ByRole<u8>| {
-            let total = |side: &ByRole<u8>| side.iter().map(|&n| usize::from(n)).sum::<usize>();
-            count(Color::White) >= total(white)
-                && count(Color::Black) >= total(black)
-                && pawns(Color::White) >= usize::from(white.pawn)
-                && pawns(Color::Black) >= usize::from(black.pawn)
+        let has = |c: Color| {
+            let ours = board.by_color(c);
+            (ours.count() as u32, (board.pawns() & ours).count() as u32)
         };
-        let ByColor { white, black } = &self.material;
-        fits(white, black) || (!self.strict && fits(black, white))
+        let (white, black) = (has(Color::White), has(Color::Black));
+        let fits = |(pieces, pawns): (u32, u32), (least, least_pawns): (u32, u32)| {
+            pieces >= least && pawns >= least_pawns
+        };
+        let ByColor { white: w, black: b } = self.sides;
+        (fits(white, w) && fits(black, b)) || (!self.strict && fits(white, b) && fits(black, w))
     }
 
     fn matches(&self, material: &ByColor<ByRole<u8>>) -> bool {
@@ -227,6 +230,10 @@ pub struct Progress {
     /// Whether tests of positions are asked for (only then is each
     /// position looked at).
     positions: bool,
+    /// Whether each position must be looked at: a position or a placement
+    /// is asked for, or an anchor; otherwise only those after a capture or
+    /// a promotion (material changes by nothing else).
+    every_ply: bool,
     /// Moves tests still to be decided: while there are none, a move costs
     /// no look at the moves.
     moves_open: usize,
@@ -273,7 +280,6 @@ impl Decision {
             _ => Decision::Open,
         }
     }
-
 }
 
 impl std::ops::Not for Decision {
@@ -310,6 +316,10 @@ impl Progress {
         standard: bool,
     ) {
         self.prune = pos.pockets().is_none();
+        self.every_ply = anchor.is_some()
+            || tests
+                .iter()
+                .any(|t| matches!(t, BoardTest::Position(..) | BoardTest::Placement(..)));
         for (test, state) in tests.iter().zip(&mut self.state) {
             if let BoardTest::Moves(_) = test
                 && !standard
@@ -320,7 +330,7 @@ impl Progress {
             }
         }
         if self.positions {
-            self.position(tests, anchor, pos, 0);
+            self.position(tests, anchor, pos, 0, true);
         }
     }
 
@@ -352,7 +362,9 @@ impl Progress {
             }
         }
         if self.positions {
-            self.position(tests, anchor, pos, ply);
+            // Material changes only by a capture or a promotion.
+            let material_moved = m.is_capture() || m.is_promotion();
+            self.position(tests, anchor, pos, ply, material_moved);
         }
     }
 
@@ -362,7 +374,11 @@ impl Progress {
         anchor: Option<u32>,
         pos: &P,
         ply: u32,
+        material_moved: bool,
     ) {
+        if !material_moved && !self.every_ply {
+            return;
+        }
         let board = pos.board();
         let pieces = if self.material { board.occupied().count() } else { 0 };
         // Counted once a position, and only when some signature has as
@@ -398,12 +414,12 @@ impl Progress {
                 BoardTest::Material(signature) if before == 0 => {
                     if anchored && material(signature) {
                         *state = 1;
-                    } else if past || (prune && !signature.possible(board)) {
+                    } else if past || (prune && material_moved && !signature.possible(board)) {
                         *state = FAILED;
                     }
                 }
                 BoardTest::FinalMaterial(signature) => {
-                    *state = if prune && !signature.possible(board) {
+                    *state = if prune && material_moved && !signature.possible(board) {
                         FAILED
                     } else {
                         u32::from(material(signature))
