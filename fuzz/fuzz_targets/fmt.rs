@@ -24,7 +24,8 @@ use libfuzzer_sys::fuzz_target;
 const FMT: ReplayOptions = ReplayOptions { variations: true, final_fen: false, early_stop: false };
 
 /// The replay of `games --variations`, which reads the output back.
-const READ_BACK: ReplayOptions = ReplayOptions { variations: true, final_fen: true, early_stop: false };
+const READ_BACK: ReplayOptions =
+    ReplayOptions { variations: true, final_fen: true, early_stop: false };
 
 fuzz_target!(|data: &[u8]| {
     let (once, exports) = format(data);

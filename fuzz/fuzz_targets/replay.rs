@@ -39,10 +39,12 @@ use arbiter_fuzz::{
 use libfuzzer_sys::fuzz_target;
 
 /// The replay of `games`, `check` and `validate --format jsonl`.
-const GAMES: ReplayOptions = ReplayOptions { variations: false, final_fen: true, early_stop: false };
+const GAMES: ReplayOptions =
+    ReplayOptions { variations: false, final_fen: true, early_stop: false };
 
 /// The replay of `validate --variations` (text) and `fmt`.
-const VARIATIONS: ReplayOptions = ReplayOptions { variations: true, final_fen: false, early_stop: false };
+const VARIATIONS: ReplayOptions =
+    ReplayOptions { variations: true, final_fen: false, early_stop: false };
 
 fuzz_target!(|data: &[u8]| {
     let Some(&first) = data.first() else { return };
