@@ -20,6 +20,13 @@
 #    --ply) count the games python-chess counts, on fixtures/bench and the
 #    random games.
 #
+# 5. with pgn-extract installed (Debian package `pgn-extract`; without it the
+#    step is skipped, said on standard error), runs
+#    scripts/filter_vs_pgn_extract.py --strict: every game that `filter` and
+#    pgn-extract select differently (tags, a position, a material balance)
+#    on fixtures/bench and fixtures/select/pgn-extract.pgn must differ by one
+#    of the rules the README's "Against pgn-extract" explains.
+#
 # Exits non-zero on any mismatch. Needs python3 with python-chess
 # (`pip install chess`).
 set -euo pipefail
@@ -78,4 +85,22 @@ if [ "${ARBITER_CORPUS:-}" = 1 ] || [ "${ARBITER_REQUIRE_CORPUS:-}" = 1 ]; then
 fi
 
 "$py" scripts/select_oracle.py --arbiter "$arbiter" fixtures/bench/*.pgn "$tmp/random.pgn"
+
+against_pgn_extract() {
+    local out
+    if ! out=$("$py" scripts/filter_vs_pgn_extract.py --strict --arbiter "$arbiter" "$@"); then
+        echo "$out"
+        echo "differential: failed: filter and pgn-extract select differently by a rule not explained" >&2
+        exit 1
+    fi
+}
+if command -v pgn-extract >/dev/null 2>&1 || [ -x /usr/games/pgn-extract ]; then
+    against_pgn_extract fixtures/bench/*.pgn
+    against_pgn_extract --player Carlsen --line "e4 c5 Nf3 d6" --line "e4 Nf6 e5 d5" \
+        fixtures/select/pgn-extract.pgn
+    echo "differential: filter against pgn-extract: every difference explained" >&2
+else
+    echo "differential: filter against pgn-extract skipped: pgn-extract not found (apt-get install pgn-extract)" >&2
+fi
+
 exec "$py" scripts/oracle.py --arbiter "$arbiter" --quiet "${max_args[@]}" "${files[@]}"
