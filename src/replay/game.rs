@@ -5,7 +5,9 @@
 //! Generic over shakmaty's `Position`, so standard chess runs on `Chess`
 //! without the cost of variant dispatch. The first bad mainline move stops
 //! the replay of the mainline; the lexer still runs to the end so the
-//! result marker and structural problems are seen.
+//! result marker and structural problems are seen. An observer that wants
+//! no more moves stops the replay too, and only the result marker is
+//! looked for in the rest.
 
 use shakmaty::{
     ByColor, Color, EnPassantMode,
@@ -95,6 +97,9 @@ struct Replay<'r, 'a, P, O> {
     ply: u32,
     /// Set by the first mainline error: the mainline is not replayed further.
     mainline_done: bool,
+    /// Set when the observer wants no more moves (`Observer::more_moves`):
+    /// the rest is read for the result marker only.
+    stopped: bool,
     frames: Vec<Frame<P>>,
     /// Depth of variations being skipped (without `--variations`).
     skipped_depth: u32,
@@ -145,6 +150,7 @@ pub fn replay<'a, P: Replayable, O: Observer>(
         before_last: None,
         ply: 0,
         mainline_done: false,
+        stopped: false,
         frames: Vec::new(),
         skipped_depth: 0,
         skipped_line: 0,
@@ -161,6 +167,7 @@ pub fn replay<'a, P: Replayable, O: Observer>(
         last_move: None,
         in_check: None,
     };
+    replay.stopped = replay.observer.more_moves().is_break();
     tokens.for_each_token(|Located { token, line }| replay.token(token, line));
     replay.finish(options.final_fen)
 }
@@ -171,6 +178,9 @@ impl<'a, P: Replayable, O: Observer> Replay<'_, 'a, P, O> {
     }
 
     fn token(&mut self, token: Token<'a>, line: u64) {
+        if self.stopped {
+            return self.skim(token, line);
+        }
         match token {
             Token::Word(word) => {
                 self.facts.has_moves = true;
@@ -201,6 +211,26 @@ impl<'a, P: Replayable, O: Observer> Replay<'_, 'a, P, O> {
             Token::Comment(text) if self.skipped_depth == 0 => self.observer.comment(text),
             Token::Nag(_) | Token::Comment(_) => {}
             Token::MoveNumber(_) | Token::Result(_) => {}
+        }
+    }
+
+    /// A token after the observer stopped the replay: only the result
+    /// marker of the mainline is still looked for (variations are skipped,
+    /// as without `--variations`).
+    fn skim(&mut self, token: Token<'a>, line: u64) {
+        match token {
+            Token::Word(_) => self.facts.has_moves = true,
+            Token::VariationStart => {
+                if self.skipped_depth == 0 {
+                    self.skipped_line = line;
+                }
+                self.skipped_depth = self.skipped_depth.saturating_add(1);
+            }
+            Token::VariationEnd => self.skipped_depth = self.skipped_depth.saturating_sub(1),
+            Token::Result(result) if self.skipped_depth == 0 => {
+                self.facts.result_marker.get_or_insert(result);
+            }
+            _ => {}
         }
     }
 
@@ -301,6 +331,7 @@ impl<'a, P: Replayable, O: Observer> Replay<'_, 'a, P, O> {
         self.facts.plies = self.ply;
         self.rules.after_move(&self.pos, self.ply, resolved.m);
         self.observer.after_move(&self.pos, &resolved.m, self.ply, true);
+        self.stopped = self.observer.more_moves().is_break();
         let gives_check = self.pos.is_check();
         self.in_check = Some(gives_check);
         if !notation::check_suffix_ok(san_plus.suffix, gives_check) {

@@ -4,10 +4,11 @@
 //! may skip the game there, before any move is replayed), then each move
 //! legally played with the positions around it, comments, NAGs and
 //! variations, and the end of the game with its record. Export, opening
-//! classification, move hashing and the statistics are observers; the
-//! record is the same whoever observes. Every method but `end_game` does
-//! nothing by default, and the replay is generic over the observer, so a
-//! consumer pays only for the callbacks it fills in.
+//! classification, move hashing, the statistics and the opening tree are
+//! observers; the record is the same whoever observes, unless an observer
+//! ends the replay of the moves early (`more_moves`). Every method but
+//! `end_game` does nothing by default, and the replay is generic over the
+//! observer, so a consumer pays only for the callbacks it fills in.
 
 use std::ops::ControlFlow;
 
@@ -79,6 +80,17 @@ pub trait Observer {
     /// half-move in its line, `mainline` false inside a variation.
     fn after_move<P: Position>(&mut self, _pos: &P, _m: &Move, _ply: u32, _mainline: bool) {}
 
+    /// Whether the observer wants the game's next mainline moves: asked
+    /// after `start` and after each mainline `after_move`. `Break` ends
+    /// the replay of the moves there (an opening tree needs a few plies,
+    /// not the game): the rest of the movetext is only read for its result
+    /// marker, no other move, comment or NAG is shown, and the record tells
+    /// the moves replayed so far (its plies, rule findings and error stop
+    /// there). `keep` and `end_game` are still called.
+    fn more_moves(&mut self) -> ControlFlow<()> {
+        ControlFlow::Continue(())
+    }
+
     /// A numeric annotation glyph (`$n`, `!`, `?`...).
     fn nag(&mut self, _nag: u8) {}
 
@@ -134,6 +146,16 @@ impl<A: Observer, B: Observer> Observer for (A, B) {
     fn after_move<P: Position>(&mut self, pos: &P, m: &Move, ply: u32, mainline: bool) {
         self.0.after_move(pos, m, ply, mainline);
         self.1.after_move(pos, m, ply, mainline);
+    }
+
+    /// Both must be done with the moves (each is asked every time).
+    fn more_moves(&mut self) -> ControlFlow<()> {
+        let (first, second) = (self.0.more_moves(), self.1.more_moves());
+        if first.is_break() && second.is_break() {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
     }
 
     fn nag(&mut self, nag: u8) {

@@ -389,6 +389,12 @@ impl Judge {
     fn rest(&self, record: &GameRecord) -> bool {
         self.selection.rest_passes(&self.progress, record)
     }
+
+    /// Whether deciding needs every move of a game: tests of positions,
+    /// moves or the record do; tests of the tags are decided before any.
+    fn needs_moves(&self) -> bool {
+        self.board || !self.selection.inner.verdict.is_empty()
+    }
 }
 
 /// `inner`, shown only the selected games: a game whose tags fail is
@@ -456,6 +462,14 @@ impl<O: Observer> Observer for Selected<O> {
     }
 
     forward_moves!();
+
+    /// The inner observer's wish, unless the judge needs the whole game.
+    fn more_moves(&mut self) -> ControlFlow<()> {
+        if self.judge.needs_moves() {
+            return ControlFlow::Continue(());
+        }
+        self.inner.more_moves()
+    }
 
     fn keep(&mut self, record: &GameRecord) -> ControlFlow<()> {
         if !self.judge.rest(record) {
