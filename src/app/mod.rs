@@ -9,6 +9,7 @@ mod fmt;
 mod games;
 mod merge;
 mod stats;
+mod tree;
 mod validate;
 
 use std::io;
@@ -37,6 +38,7 @@ pub fn run(command: Command) -> anyhow::Result<ExitStatus> {
         Command::Stats(args) => stats::run(args, &run),
         Command::Merge(args) => merge::run(args),
         Command::Fmt(args) => fmt::run(args, &run),
+        Command::Tree(args) => tree::run(args, &run),
     }
 }
 
