@@ -436,6 +436,57 @@ mod tests {
         );
     }
 
+    /// Wants the moves up to ply `stop`; notes the plies and comments.
+    struct Stopper {
+        stop: u32,
+        ply: u32,
+        seen: Vec<String>,
+    }
+
+    impl Observer for Stopper {
+        type Output = Vec<String>;
+
+        fn start<P: Position>(&mut self, _pos: &P, _standard: bool) {
+            self.ply = 0;
+        }
+
+        fn after_move<P: Position>(&mut self, _pos: &P, m: &Move, ply: u32, _mainline: bool) {
+            self.ply = ply;
+            self.seen.push(format!("{ply} {m}"));
+        }
+
+        fn comment(&mut self, text: &[u8]) {
+            self.seen.push(String::from_utf8_lossy(text).into_owned());
+        }
+
+        fn more_moves(&mut self) -> ControlFlow<()> {
+            if self.ply >= self.stop { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+        }
+
+        fn end_game(&mut self, _game: &GameEnd<'_, '_>) -> Self::Output {
+            std::mem::take(&mut self.seen)
+        }
+    }
+
+    #[test]
+    fn an_observer_that_wants_no_more_moves_ends_the_replay_but_not_the_result() {
+        // The rest is not replayed: the illegal moves are not seen, and the
+        // marker after a variation holding one is still the result.
+        let pgn = "[White \"A\"]\n\n1. e4 e5 {here} 2. Nf3 Ke7?? (2... 1-0) 3. Qh5 Kxa1 0-1\n\n1. d4 d5 *\n";
+        let mut stopper = Stopper { stop: 2, ply: 0, seen: Vec::new() };
+        let (games, _) = replay(pgn, ReplayOptions::default(), &mut stopper);
+        let (record, seen) = &games[0];
+        assert_eq!(seen, &["1 e2-e4", "2 e7-e5"]);
+        assert_eq!(record.plies, 2);
+        assert!(record.valid, "the illegal move was never replayed");
+        assert_eq!(record.result_marker, Some("0-1"));
+        assert_eq!(games[1].0.result_marker, Some("*"), "the next game is read as usual");
+        let mut at_start = Stopper { stop: 0, ply: 0, seen: Vec::new() };
+        let (games, _) = replay(pgn, ReplayOptions::default(), &mut at_start);
+        assert!(games[0].1.is_empty(), "asked after the start too");
+        assert_eq!((games[0].0.plies, games[0].0.result_marker), (0, Some("0-1")));
+    }
+
     #[test]
     fn moves_hashes_are_equal_for_equal_mainlines_only() {
         let pgn = "1. e4 e5 2. Nf3 *\n\n1. e4 (1. d4) e5 2. Nf3 {x} *\n\n1. e4 e5 2. Nc3 *\n\n[FEN \"bad\"]\n\n1. e4 *\n";

@@ -285,14 +285,21 @@ mod tests {
         tree::{Root, fen},
     };
 
-    fn tree(pgn: &str, spec: Spec, exhaustive: bool) -> Tree {
+    /// The tree of `pgn`, and the plies replayed of each game.
+    fn replayed(pgn: &str, spec: Spec, exhaustive: bool) -> (Tree, Vec<u32>) {
         let chunk = Chunk::from_bytes("t", pgn.as_bytes().to_vec());
         let mut explorer = match exhaustive {
             true => Explorer::exhaustive(spec, 1000),
             false => Explorer::new(spec, 1000),
         };
-        Replayer::new(ReplayOptions::default()).replay(&chunk, &mut explorer, |_, ()| {});
-        explorer.into_tree()
+        let mut plies = Vec::new();
+        Replayer::new(ReplayOptions::default())
+            .replay(&chunk, &mut explorer, |record, ()| plies.push(record.plies));
+        (explorer.into_tree(), plies)
+    }
+
+    fn tree(pgn: &str, spec: Spec, exhaustive: bool) -> Tree {
+        replayed(pgn, spec, exhaustive).0
     }
 
     /// Each position's FEN and games, sorted.
@@ -340,6 +347,16 @@ mod tests {
             assert_eq!(games(&fast), games(&plain), "{spec:?}");
             assert!(!fast.nodes().is_empty(), "{spec:?}");
         }
+        // What the early stops spare: from the start, 1 ply a game but for
+        // the one from a FEN (out of reach at once) and the atomic one
+        // (skipped); from a later position, games that left its pawns.
+        let plies = |spec: Spec, exhaustive| replayed(GAMES, spec, exhaustive).1;
+        let start = Spec { root: Root::start(), depth: 1 };
+        assert_eq!(plies(start.clone(), true), [6, 7, 5, 2, 3]);
+        assert_eq!(plies(start, false), [1, 1, 1, 0, 1]);
+        let after_e4_e5 = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2";
+        let root = Root::parse(&[after_e4_e5.into()], &[]).unwrap();
+        assert_eq!(plies(Spec { root, depth: 1 }, false), [3, 7, 1, 2, 3]);
     }
 
     #[test]
