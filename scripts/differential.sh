@@ -20,6 +20,13 @@
 #    --ply) count the games python-chess counts, on fixtures/bench and the
 #    random games.
 #
+# 5. runs scripts/tree_oracle.py: `tree`'s positions and counts are a
+#    brute-force python-chess tally's, on fixtures/tree, fixtures/select,
+#    fixtures/bench and the random games, and on the first
+#    ARBITER_TREE_CORPUS_MAX (default 3000) games of each ../shared/corpus
+#    file when that directory is there (its absence is said on standard
+#    error).
+#
 # Exits non-zero on any mismatch. Needs python3 with python-chess
 # (`pip install chess`).
 set -euo pipefail
@@ -78,4 +85,7 @@ if [ "${ARBITER_CORPUS:-}" = 1 ] || [ "${ARBITER_REQUIRE_CORPUS:-}" = 1 ]; then
 fi
 
 "$py" scripts/select_oracle.py --arbiter "$arbiter" fixtures/bench/*.pgn "$tmp/random.pgn"
+"$py" scripts/tree_oracle.py --arbiter "$arbiter" --corpus ../shared/corpus \
+    --max-games "${ARBITER_TREE_CORPUS_MAX:-3000}" \
+    fixtures/tree/*.pgn fixtures/select/*.pgn fixtures/bench/*.pgn "$tmp/random.pgn"
 exec "$py" scripts/oracle.py --arbiter "$arbiter" --quiet "${max_args[@]}" "${files[@]}"
