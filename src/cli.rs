@@ -414,8 +414,9 @@ pub struct TreeArgs {
     /// under them (the root is always shown).
     #[arg(long, value_name = "K", default_value_t = 1)]
     pub min_games: u64,
-    /// Most positions the tree may hold (about 250 bytes each, per worker
-    /// thread); more is an error, not a truncated tree.
+    /// Most positions the tree may hold (about 300 bytes each per worker
+    /// thread, and as much again for the rows written); more is an error,
+    /// not a truncated tree.
     #[arg(long, value_name = "N", default_value_t = crate::tree::DEFAULT_MAX_POSITIONS)]
     pub max_positions: usize,
     /// Write the rows as CSV on standard output, instead of the table.

@@ -33,7 +33,8 @@ use crate::{
 };
 
 /// Positions a tree may hold unless told (`--max-positions`): at about
-/// 250 bytes a position, a quarter of a gigabyte per worker thread.
+/// 300 bytes a position, 300 MB per worker thread at most (measured in
+/// `benches/HISTORY.md`).
 pub const DEFAULT_MAX_POSITIONS: usize = 1_000_000;
 
 /// Where a tree starts: a position, and the moves that must lead to it.

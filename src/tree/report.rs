@@ -187,28 +187,34 @@ pub fn rows(tree: &Tree, min_games: u64) -> Vec<Row> {
     let spec = tree.spec();
     let Some(root) = tree.find(&spec.root.position) else { return Vec::new() };
     let nodes = tree.nodes();
-    let n = nodes.len();
-    let fens: Vec<String> = nodes.iter().map(|node| fen(&node.position)).collect();
     let games = |i: u32| nodes[i as usize].counts.results.games;
-    let mut into: Vec<Vec<(u32, u64)>> = vec![Vec::new(); n];
-    for (&(from, to), edge) in tree.edges() {
-        into[to as usize].push((from, edge.games));
-    }
-    let mut out: Vec<Vec<u32>> = vec![Vec::new(); n];
-    for (&(from, to), _) in tree.edges() {
-        out[from as usize].push(to);
-    }
+    // The moves sorted by where they start, and by where they end: a
+    // position's are a run of each (a few bytes a move, as the tree may
+    // hold millions).
+    let mut from_to: Vec<(u32, u32)> = tree.edges().keys().copied().collect();
+    from_to.sort_unstable();
+    let mut to_from: Vec<(u32, u32, u64)> =
+        tree.edges().iter().map(|(&(from, to), edge)| (to, from, edge.games)).collect();
+    to_from.sort_unstable();
+    let out = |i: u32| {
+        let first = from_to.partition_point(|&(from, _)| from < i);
+        from_to[first..].iter().take_while(move |&&(from, _)| from == i).map(|&(_, to)| to)
+    };
+    let into = |i: u32| {
+        let first = to_from.partition_point(|&(to, ..)| to < i);
+        to_from[first..].iter().take_while(move |&&(to, ..)| to == i).map(|&(_, from, g)| (from, g))
+    };
     // Breadth first from the root: a position's level is its fewest plies
     // from the root along moves games played.
-    let mut level = vec![u32::MAX; n];
-    let mut parent = vec![u32::MAX; n];
+    let mut level = vec![u32::MAX; nodes.len()];
+    let mut parent: Vec<(u32, u32)> = Vec::new();
     level[root as usize] = 0;
     let mut current = vec![root];
     let mut depth = 0;
     while !current.is_empty() {
         let mut next: Vec<u32> = current
             .iter()
-            .flat_map(|&from| out[from as usize].iter().copied())
+            .flat_map(|&from| out(from))
             .filter(|&to| level[to as usize] == u32::MAX)
             .collect();
         next.sort_unstable();
@@ -217,61 +223,56 @@ pub fn rows(tree: &Tree, min_games: u64) -> Vec<Row> {
             level[to as usize] = depth + 1;
         }
         for &to in &next {
-            let best = into[to as usize]
-                .iter()
-                .filter(|&&(from, _)| level[from as usize] == depth)
-                .max_by(|a, b| {
-                    (a.1, games(a.0))
-                        .cmp(&(b.1, games(b.0)))
-                        .then_with(|| fens[b.0 as usize].cmp(&fens[a.0 as usize]))
+            let best =
+                into(to).filter(|&(from, _)| level[from as usize] == depth).max_by(|a, b| {
+                    (a.1, games(a.0)).cmp(&(b.1, games(b.0))).then_with(|| {
+                        fen(&nodes[b.0 as usize].position).cmp(&fen(&nodes[a.0 as usize].position))
+                    })
                 });
-            if let Some(&(from, _)) = best {
-                parent[to as usize] = from;
+            if let Some((from, _)) = best {
+                parent.push((from, to));
             }
         }
         current = next;
         depth += 1;
     }
-    let mut children: Vec<Vec<u32>> = vec![Vec::new(); n];
-    for (to, &from) in parent.iter().enumerate() {
-        if from != u32::MAX {
-            children[from as usize].push(to as u32);
-        }
-    }
+    drop(level);
     let san = |from: u32, to: u32| tree.edges()[&(from, to)].san.to_string();
-    for (from, list) in children.iter_mut().enumerate() {
-        let from = from as u32;
-        list.sort_by(|&a, &b| {
-            games(b).cmp(&games(a)).then_with(|| san(from, a).cmp(&san(from, b)))
-        });
-    }
+    // Children by parent, then by games and SAN.
+    parent.sort_by(|&(p, a), &(q, b)| {
+        p.cmp(&q).then_with(|| games(b).cmp(&games(a))).then_with(|| san(p, a).cmp(&san(q, b)))
+    });
+    let children = |i: u32| {
+        let first = parent.partition_point(|&(from, _)| from < i);
+        parent[first..].iter().take_while(move |&&(from, _)| from == i).map(|&(_, to)| to)
+    };
     let root_games = games(root);
     let root_turn = turn(&spec.root.position);
-    let routes = |i: u32| into[i as usize].len() as u64;
+    let routes = |i: u32| into(i).count() as u64;
     let mut rows = vec![Row {
-        fen: fens[root as usize].clone(),
+        fen: fen(&spec.root.position),
         ..row(&nodes[root as usize].counts, root_games, root_turn, routes(root))
     }];
     // Depth first, each with the moves from the root.
-    let mut stack: Vec<(u32, Vec<String>)> =
-        children[root as usize].iter().rev().map(|&c| (c, Vec::new())).collect();
-    while let Some((i, mut path)) = stack.pop() {
+    let mut stack: Vec<(u32, u32, Vec<String>)> =
+        children(root).map(|c| (root, c, Vec::new())).collect();
+    stack.reverse();
+    while let Some((from, i, mut path)) = stack.pop() {
         if games(i) < min_games {
             continue;
         }
-        let from = parent[i as usize];
         path.push(san(from, i));
         let node = &nodes[i as usize];
         rows.push(Row {
             depth: path.len() as u32,
             path: numbered(path.iter().cloned(), root_turn, spec.root.fullmoves),
             san: path.last().cloned().unwrap_or_default(),
-            fen: fens[i as usize].clone(),
+            fen: fen(&node.position),
             ..row(&node.counts, root_games, !turn(&node.position), routes(i))
         });
-        for &child in children[i as usize].iter().rev() {
-            stack.push((child, path.clone()));
-        }
+        let first = stack.len();
+        stack.extend(children(i).map(|child| (i, child, path.clone())));
+        stack[first..].reverse();
     }
     rows
 }
@@ -373,8 +374,7 @@ fn write_text(tree: &Tree, rows: &[Row], min_games: u64, wtr: &mut dyn Write) ->
         "years",
     ];
     let root_turn = turn(&root.position);
-    let mut lines: Vec<Vec<String>> = vec![header.iter().map(|h| (*h).to_owned()).collect()];
-    for row in rows {
+    let cells = |row: &Row| -> [String; 11] {
         let label = match row.depth {
             0 => root.label(),
             depth => {
@@ -391,7 +391,7 @@ fn write_text(tree: &Tree, rows: &[Row], min_games: u64, wtr: &mut dyn Write) ->
             (Some(first), Some(last)) => format!("{first}-{last}"),
             _ => "-".to_owned(),
         };
-        lines.push(vec![
+        [
             label,
             row.games.to_string(),
             figure(row.share_pct),
@@ -403,15 +403,18 @@ fn write_text(tree: &Tree, rows: &[Row], min_games: u64, wtr: &mut dyn Write) ->
             row.avg_rating.map_or_else(|| "-".to_owned(), |r| format!("{r:.0}")),
             row.performance.map_or_else(|| "-".to_owned(), |p| format!("{p:.0}")),
             years,
-        ]);
-    }
-    let mut widths = vec![0; header.len()];
-    for line in &lines {
-        for (width, cell) in widths.iter_mut().zip(line) {
+        ]
+    };
+    // Two passes, the cells made again in the second rather than kept: a
+    // tree may have millions of rows.
+    let mut widths = header.map(str::len);
+    for row in rows {
+        for (width, cell) in widths.iter_mut().zip(cells(row)) {
             *width = (*width).max(cell.chars().count());
         }
     }
-    for line in &lines {
+    let header = header.map(str::to_owned);
+    for line in std::iter::once(header).chain(rows.iter().map(cells)) {
         let mut text = String::new();
         for (i, (cell, &width)) in line.iter().zip(&widths).enumerate() {
             let pad = " ".repeat(width - cell.chars().count());
