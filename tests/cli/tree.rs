@@ -354,3 +354,26 @@ fn bad_roots_limits_and_partials_are_errors() {
         assert!(run.stderr.contains(message), "{args:?}: {}", run.stderr);
     }
 }
+
+/// The column names of docs/GUIDE.md's table of `tree`'s columns, in
+/// order (a cell may name several).
+fn documented_columns() -> Vec<String> {
+    let guide = fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/GUIDE.md")).unwrap();
+    let section = &guide[guide.find("\n### `arbiter tree FILE...`").expect("the tree section")..];
+    let table = &section[section.find("\n| column | meaning |").expect("the columns table")..];
+    let mut names = Vec::new();
+    for line in table.lines().skip(3).take_while(|line| line.starts_with('|')) {
+        let first = line.split('|').nth(1).unwrap();
+        names.extend(first.split('`').skip(1).step_by(2).map(str::to_owned));
+    }
+    names
+}
+
+#[test]
+fn the_guide_documents_every_column_in_order() {
+    let csv = run(&["tree", "-q", "--csv", &fixture(GAMES)]);
+    ok(&csv);
+    let header: Vec<String> =
+        csv.stdout.lines().next().unwrap().split(',').map(String::from).collect();
+    assert_eq!(documented_columns(), header);
+}
