@@ -5,6 +5,9 @@
 # game of these files has an Event tag). Skipped, saying so on standard
 # error, when the corpus, its `.pgn.zst` files or the zstd command are
 # absent; with ARBITER_REQUIRE_CORPUS=1 that is a failure instead.
+# Then, for each file, `filter --rejects` with a predicate on the record,
+# one on the tags and one on positions writes every game once, byte for
+# byte (scripts/filter_partition.py); the same on the edge/ files.
 #
 #   scripts/corpus_count.sh [ARBITER]
 set -euo pipefail
@@ -39,5 +42,16 @@ for file in "${files[@]}"; do
         echo "corpus_count: $(basename "$file"): $reported games reported, but $expected in the file" >&2
         status=1
     fi
+    plain=$(mktemp)
+    zstd -dc "$file" > "$plain"
+    python3 scripts/filter_partition.py --arbiter "$arbiter" "$plain" \
+        -- --invalid -- --elo 2000.. \
+        -- --fen "rnbqkbnr/pp2pppp/3p4/2p5/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 0 3" || status=1
+    rm -f "$plain"
+done
+# The odd real-world files too, quietly unless one fails.
+for file in "$corpus"/edge/*.pgn; do
+    python3 scripts/filter_partition.py --arbiter "$arbiter" "$file" \
+        -- --invalid -- --elo 2000.. -- --moves "1. e4" >/dev/null || status=1
 done
 exit $status

@@ -18,7 +18,10 @@
 # 4. runs scripts/select_oracle.py: the position and move predicates of
 #    `filter` (--fen, --placement, --material, --final-material, --moves,
 #    --ply) count the games python-chess counts, on fixtures/bench and the
-#    random games.
+#    random games; and scripts/filter_partition.py: `filter --rejects`
+#    writes every game of the fixtures and the random games once, byte for
+#    byte, whatever decides the selection (the record, the tags, the
+#    positions).
 #
 # 5. runs scripts/tree_oracle.py: `tree`'s positions and counts are a
 #    brute-force python-chess tally's, on fixtures/tree, fixtures/select,
@@ -85,6 +88,11 @@ if [ "${ARBITER_CORPUS:-}" = 1 ] || [ "${ARBITER_REQUIRE_CORPUS:-}" = 1 ]; then
 fi
 
 "$py" scripts/select_oracle.py --arbiter "$arbiter" fixtures/bench/*.pgn "$tmp/random.pgn"
+for file in fixtures/sample.pgn fixtures/select/predicates.pgn "$tmp/random.pgn" "$tmp/corrupt.pgn"; do
+    "$py" scripts/filter_partition.py --arbiter "$arbiter" "$file" \
+        -- --invalid -- --elo 2000.. -- --result 1-0 -- --material KRPvKR \
+        -- --fen "rnbqkbnr/pp2pppp/3p4/2p5/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 0 3"
+done
 "$py" scripts/tree_oracle.py --arbiter "$arbiter" --corpus ../shared/corpus \
     --max-games "${ARBITER_TREE_CORPUS_MAX:-3000}" \
     fixtures/tree/*.pgn fixtures/select/*.pgn fixtures/bench/*.pgn "$tmp/random.pgn"

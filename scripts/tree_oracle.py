@@ -65,22 +65,18 @@ def year(value):
     return y if y > 0 else None
 
 
-def result(tag, movetext):
-    """The result as arbiter reads it: the `Result` tag when it is one of
-    the four, else the first result marker of the movetext."""
-    if (tag or "").strip() in RESULTS or (tag or "").strip() == "*":
-        return tag.strip()
-    for token in movetext.split():
-        if token in RESULTS or token == "*":
-            return token
-    return None
+def result(tag):
+    """The result as `tree` reads it: the `Result` tag when it is one of
+    the four (the replay stops before the movetext's marker)."""
+    tag = (tag or "").strip()
+    return tag if tag in RESULTS or tag == "*" else None
 
 
 class Game:
-    """What the tally needs of a game: its positions and moves, its result
-    (read off `exported`, the text both sides read), ratings and year."""
+    """What the tally needs of a game: its positions and moves, its result,
+    ratings and year."""
 
-    def __init__(self, game, exported):
+    def __init__(self, game):
         board = game.board()
         self.standard_start = "FEN" not in game.headers
         self.keys = [key(board)]
@@ -89,7 +85,7 @@ class Game:
             self.sans.append(board.san(move))
             board.push(move)
             self.keys.append(key(board))
-        self.result = result(game.headers.get("Result"), exported.split("\n\n", 1)[-1])
+        self.result = result(game.headers.get("Result"))
         self.index = 0
         self.elo = [rating(game.headers.get("WhiteElo")), rating(game.headers.get("BlackElo"))]
         self.year = year(game.headers.get("Date"))
@@ -318,7 +314,7 @@ def main():
                 if usable(game):
                     exporter = chess.pgn.StringExporter(headers=True, variations=False, comments=False)
                     exported.append(game.accept(exporter))
-                    games.append(Game(game, exported[-1]))
+                    games.append(Game(game))
         with tempfile.NamedTemporaryFile("w", suffix=".pgn", delete=False, encoding="utf-8") as f:
             f.write("\n\n".join(exported) + "\n")
             temp = f.name

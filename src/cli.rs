@@ -75,6 +75,15 @@ pub enum Command {
     /// variations kept. A game that cannot be replayed is copied through
     /// byte for byte and reported.
     Fmt(FmtArgs),
+    /// Find duplicate games across any number of files: the same moves and
+    /// players, the same moves under other names, and games embedded in
+    /// longer ones (a broadcast captured mid-game).
+    ///
+    /// Prints the groups of duplicates (a table, or JSON Lines) and a
+    /// summary; `--unique -o FILE` writes the input with one game per
+    /// group. Exit status: 0 whether or not there are duplicates, 2 for
+    /// usage errors or unreadable inputs.
+    Dupes(DupesArgs),
 }
 
 /// Inputs and how to read them (shared by every subcommand).
@@ -362,6 +371,54 @@ pub struct FmtArgs {
     /// testing that a file changed meanwhile is left as it is).
     #[arg(long, hide = true)]
     pub touch_before_rename: bool,
+}
+
+/// Arguments of `dupes`.
+#[derive(Debug, Args)]
+pub struct DupesArgs {
+    /// Inputs.
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// Which games are compared (the others are kept as they are).
+    #[command(flatten)]
+    pub select: SelectArgs,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = DupesFormat::Text)]
+    pub format: DupesFormat,
+    /// Write the input with one game per group to the file of `-o`: each
+    /// game as its original bytes, in input order (written whole or not at
+    /// all).
+    #[arg(long, requires = "output")]
+    pub unique: bool,
+    /// The file `--unique` writes (it may be one of the inputs).
+    #[arg(long, short = 'o', value_name = "FILE", requires = "unique")]
+    pub output: Option<std::path::PathBuf>,
+    /// Which game of a group `--unique` keeps.
+    #[arg(long, value_enum, default_value_t = KeepArg::First)]
+    pub keep: KeepArg,
+    /// Compare only games of at least N plies (games with no moves are
+    /// never compared by default).
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub min_plies: u32,
+}
+
+/// Output formats of `dupes`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum DupesFormat {
+    /// A table per group, then a summary.
+    Text,
+    /// One JSON object per group; the summary goes to standard error.
+    Jsonl,
+}
+
+/// Which game of a group of duplicates is kept.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum KeepArg {
+    /// The first in input order.
+    First,
+    /// The longest (the first of them): the whole game rather than a
+    /// copy cut short.
+    Longest,
 }
 
 /// Arguments of `stats`.

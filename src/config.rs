@@ -53,7 +53,11 @@ impl Config {
                 let records = matches!(args.format, FilterFormat::Jsonl | FilterFormat::Csv);
                 // Export writes variations, so they are replayed.
                 let variations = args.format == FilterFormat::PgnExport;
-                (&args.input, ReplayOptions { final_fen: records, variations }, &args.select)
+                // Texts and counts need no verdict: a game is replayed only
+                // as far as its selection needs.
+                let early_stop = args.count || !records;
+                let replay = ReplayOptions { final_fen: records, variations, early_stop };
+                (&args.input, replay, &args.select)
             }
             Command::Check(args) => (
                 &args.input,
@@ -62,14 +66,15 @@ impl Config {
             ),
             Command::Crosstable(args) => (&args.input, ReplayOptions::default(), &everything),
             Command::Stats(args) => (&args.input, ReplayOptions::default(), &args.select),
-            // `--fen` and `--moves` are the tree's root, not predicates.
+            Command::Dupes(args) => (&args.input, ReplayOptions::default(), &args.select),
+            // `--fen` and `--moves` are the tree's root, not predicates; a
+            // game is replayed only as far as the tree needs (its record,
+            // unread, is partial).
             Command::Tree(args) => {
                 let selection =
                     selection(&args.select, &[Key::Fen, Key::Moves]).map_err(anyhow::Error::msg)?;
-                return Ok(Config {
-                    selection,
-                    ..Config::new(&args.input, ReplayOptions::default())
-                });
+                let replay = ReplayOptions { early_stop: true, ..ReplayOptions::default() };
+                return Ok(Config { selection, ..Config::new(&args.input, replay) });
             }
             // Variations are written too, so they are replayed.
             Command::Fmt(args) => (

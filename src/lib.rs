@@ -24,6 +24,7 @@ pub mod chess;
 pub mod cli;
 pub mod config;
 pub mod diagnostic;
+pub mod dupes;
 pub mod exit;
 pub mod export;
 pub mod laws;

@@ -45,10 +45,12 @@ use arbiter_fuzz::{
 use libfuzzer_sys::fuzz_target;
 
 /// The replay of `games`, `check` and `validate --format jsonl`.
-const GAMES: ReplayOptions = ReplayOptions { variations: false, final_fen: true };
+const GAMES: ReplayOptions =
+    ReplayOptions { variations: false, final_fen: true, early_stop: false };
 
 /// The replay of `validate --variations` (text) and `fmt`.
-const VARIATIONS: ReplayOptions = ReplayOptions { variations: true, final_fen: false };
+const VARIATIONS: ReplayOptions =
+    ReplayOptions { variations: true, final_fen: false, early_stop: false };
 
 fuzz_target!(|data: &[u8]| {
     let Some(&first) = data.first() else { return };
@@ -147,7 +149,7 @@ fn count_tree(
     explorer: impl Fn() -> Explorer,
 ) -> Tree {
     let mut chunker = Chunker::new(Arc::from(name), input, chunk_size, Arc::new(drop));
-    let mut replayer = Replayer::new(ReplayOptions::default());
+    let mut replayer = Replayer::new(ReplayOptions { early_stop: true, ..Default::default() });
     let mut workers = [explorer(), explorer()];
     let mut i = 0;
     while let Some(chunk) = chunker.next_chunk().expect("bytes in memory are read") {

@@ -4,6 +4,7 @@
 
 mod check;
 mod crosstable;
+mod dupes;
 mod filter;
 mod fmt;
 mod games;
@@ -38,6 +39,7 @@ pub fn run(command: Command) -> anyhow::Result<ExitStatus> {
         Command::Stats(args) => stats::run(args, &run),
         Command::Merge(args) => merge::run(args),
         Command::Fmt(args) => fmt::run(args, &run),
+        Command::Dupes(args) => dupes::run(args, &run),
         Command::Tree(args) => tree::run(args, &run),
     }
 }

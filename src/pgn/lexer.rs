@@ -11,6 +11,8 @@
 //! NAGs, results, move numbers) but not chess: deciding what a `Word` means
 //! is the replay's job.
 
+use std::ops::ControlFlow;
+
 use memchr::{memchr, memchr2};
 
 use crate::pgn::split::opens_tag_pair;
@@ -320,6 +322,16 @@ impl<'a> Lexer<'a> {
     pub fn for_each_token(&mut self, mut visit: impl FnMut(Located<'a>)) {
         while let Some(token) = self.next_token() {
             visit(token);
+        }
+    }
+
+    /// Visits the tokens until `visit` breaks; the next call goes on from
+    /// the token after.
+    pub fn try_for_each_token(&mut self, mut visit: impl FnMut(Located<'a>) -> ControlFlow<()>) {
+        while let Some(token) = self.next_token() {
+            if visit(token).is_break() {
+                return;
+            }
         }
     }
 

@@ -52,6 +52,19 @@ pub struct GameSplitter<'a> {
     tags_only: bool,
 }
 
+/// How far [`GameSplitter::tag_section`] reads.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Section {
+    /// To the end of the game's tags: tag pairs after a blank line that
+    /// give a tag of the section again begin the next game.
+    Split,
+    /// Through blank lines (to list the names of a section read with
+    /// `Split`).
+    List,
+    /// To the next blank line: one group of tag pairs.
+    Group,
+}
+
 /// What follows the bytes between two tag pairs.
 enum AfterGap {
     /// Another tag pair of the same section.
@@ -103,7 +116,7 @@ impl<'a> GameSplitter<'a> {
             return Ok(false);
         }
         self.tags_only = false;
-        self.tag_section(&mut tag, true)?;
+        self.tag_section(&mut tag, Section::Split)?;
         Ok(true)
     }
 
@@ -204,14 +217,12 @@ impl<'a> GameSplitter<'a> {
         AfterGap::Movetext
     }
 
-    /// Reads tag pairs from the `[` at the position on. With `split`, a
-    /// tag pair after a blank line that gives a tag of the section again
-    /// ends the game before it (see [`Self::tags_only`]); without, the
-    /// section goes on (to list the names of a section read with `split`).
+    /// Reads tag pairs from the `[` at the position on, as far as `how`
+    /// says.
     fn tag_section(
         &mut self,
         tag: &mut impl FnMut(&'a [u8], &'a [u8]),
-        split: bool,
+        how: Section,
     ) -> Result<(), UnreadableTag> {
         let section = self.pos;
         // The names given before the last blank line followed by a tag
@@ -232,7 +243,7 @@ impl<'a> GameSplitter<'a> {
                         b'\n' => self.gap(true),
                         _ => self.skip_ket(),
                     };
-                    if !self.goes_on(after, split, section, &mut names) {
+                    if !self.goes_on(after, how, section, &mut names) {
                         return Ok(());
                     }
                     continue;
@@ -263,7 +274,7 @@ impl<'a> GameSplitter<'a> {
             tag(&line[..name_end], &line[value_start..right_quote]);
             self.pos += consumed;
             let after = self.skip_ket();
-            if !self.goes_on(after, split, section, &mut names) {
+            if !self.goes_on(after, how, section, &mut names) {
                 return Ok(());
             }
         }
@@ -271,26 +282,34 @@ impl<'a> GameSplitter<'a> {
     }
 
     /// Whether the tag section that began at `section` goes on after a
-    /// gap: at another tag pair, or with `split`, at a tag pair after a
-    /// blank line that gives none of the tags of the section again.
+    /// gap: at another tag pair; after a blank line, through it (`List`),
+    /// not (`Group`), or unless the group of tag pairs that follows gives a
+    /// tag of the section again (`Split`).
     #[inline(always)]
     fn goes_on(
         &mut self,
         after: AfterGap,
-        split: bool,
+        how: Section,
         section: usize,
         names: &mut Option<(HashSet<&'a [u8]>, usize)>,
     ) -> bool {
         match after {
             AfterGap::Tag => true,
             AfterGap::Movetext => false,
-            AfterGap::NextGame => !split || !self.repeats_a_tag(section, names),
+            AfterGap::NextGame => match how {
+                Section::Split => !self.repeats_a_tag(section, names),
+                Section::List => true,
+                Section::Group => false,
+            },
         }
     }
 
-    /// Whether the tag pair at the position gives a tag of the section that
-    /// began at `section` again. `names` lists the section's names up to
-    /// where it says, and is brought up to the position.
+    /// Whether the group of tag pairs at the position (up to the next
+    /// blank line) gives a tag of the section that began at `section`
+    /// again: anywhere in the group, so that a game written after a game
+    /// without moves begins where its group does, whatever order its tags
+    /// come in. `names` lists the section's names up to where it says, and
+    /// is brought up to the position.
     #[cold]
     #[inline(never)]
     fn repeats_a_tag(
@@ -306,13 +325,20 @@ impl<'a> GameSplitter<'a> {
             &mut |name, _| {
                 names.insert(name.trim_ascii_end());
             },
-            false,
+            Section::List,
         );
         debug_assert!(listed.is_ok(), "a tag section read once reads again");
         *listed_to = self.pos;
-        let rest = &self.rest()[1..];
-        let name = &rest[..rest.iter().position(|&b| b == b'"').unwrap_or(0)];
-        self.tags_only = names.contains(name.trim_ascii_end());
+        // The group is read here once more, and then by the section or the
+        // next game: a bounded number of times.
+        let mut group = GameSplitter::new(self.bytes);
+        group.pos = self.pos;
+        let mut repeated = false;
+        let _ = group.tag_section(
+            &mut |name, _| repeated |= names.contains(name.trim_ascii_end()),
+            Section::Group,
+        );
+        self.tags_only = repeated;
         self.tags_only
     }
 
@@ -360,6 +386,18 @@ mod tests {
             let pgn = format!("[Event \"a\"]\n{gap}[Site \"s\"]\n\n1. e4 *\n");
             assert_eq!(sections(pgn.as_bytes()), [(names(&["Event", "Site"]), false)], "{gap:?}");
         }
+    }
+
+    /// The tag given again may come anywhere in the group after the blank
+    /// line: the next game begins with the group.
+    #[test]
+    fn a_group_that_gives_a_tag_again_later_begins_the_next_game() {
+        let pgn = b"[ECO \"A07\"]\n[Opening \"x\"]\n\n[Event \"?\"]\n[ECO \"A08\"]\n\n1. e4 *\n";
+        let names = |list: &[&str]| list.iter().map(|n| n.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            sections(pgn),
+            [(names(&["ECO", "Opening"]), true), (names(&["Event", "ECO"]), false)]
+        );
     }
 
     #[test]

@@ -5,9 +5,9 @@
 //! Generic over shakmaty's `Position`, so standard chess runs on `Chess`
 //! without the cost of variant dispatch. The first bad mainline move stops
 //! the replay of the mainline; the lexer still runs to the end so the
-//! result marker and structural problems are seen. An observer that wants
-//! no more moves stops the replay too, and only the result marker is
-//! looked for in the rest.
+//! result marker and structural problems are seen.
+
+use std::ops::ControlFlow;
 
 use shakmaty::{
     ByColor, Color, EnPassantMode,
@@ -15,7 +15,7 @@ use shakmaty::{
     san::{San, Suffix},
 };
 
-use super::observer::Observer;
+use super::observer::{Observer, Rest};
 use crate::{
     chess::{
         notation::{self, Written},
@@ -44,6 +44,9 @@ pub struct MovetextFacts {
     pub has_moves: bool,
     /// Per side, whether it lacks mating material in the last position.
     pub cannot_mate: ByColor<bool>,
+    /// Whether the observer stopped the replay (`Rest`), and then whether
+    /// it drops the game.
+    pub stopped: Option<Rest>,
 }
 
 impl MovetextFacts {
@@ -97,9 +100,6 @@ struct Replay<'r, 'a, P, O> {
     ply: u32,
     /// Set by the first mainline error: the mainline is not replayed further.
     mainline_done: bool,
-    /// Set when the observer wants no more moves (`Observer::more_moves`):
-    /// the rest is read for the result marker only.
-    stopped: bool,
     frames: Vec<Frame<P>>,
     /// Depth of variations being skipped (without `--variations`).
     skipped_depth: u32,
@@ -120,6 +120,8 @@ struct Replay<'r, 'a, P, O> {
     /// Whether the side to move is in check, when known (saves the test
     /// when resolving the next move).
     in_check: Option<bool>,
+    /// `ReplayOptions::early_stop`.
+    early_stop: bool,
 }
 
 /// How a movetext is replayed, besides the options.
@@ -150,7 +152,6 @@ pub fn replay<'a, P: Replayable, O: Observer>(
         before_last: None,
         ply: 0,
         mainline_done: false,
-        stopped: false,
         frames: Vec::new(),
         skipped_depth: 0,
         skipped_line: 0,
@@ -166,9 +167,17 @@ pub fn replay<'a, P: Replayable, O: Observer>(
         unmatched: Repeated::default(),
         last_move: None,
         in_check: None,
+        early_stop: options.early_stop,
     };
-    replay.stopped = replay.observer.more_moves().is_break();
-    tokens.for_each_token(|Located { token, line }| replay.token(token, line));
+    tokens.try_for_each_token(|Located { token, line }| {
+        replay.token(token, line);
+        // The rest is lexed by the caller, to find where the game ends.
+        if replay.facts.stopped.is_some() {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    });
     replay.finish(options.final_fen)
 }
 
@@ -178,9 +187,6 @@ impl<'a, P: Replayable, O: Observer> Replay<'_, 'a, P, O> {
     }
 
     fn token(&mut self, token: Token<'a>, line: u64) {
-        if self.stopped {
-            return self.skim(token, line);
-        }
         match token {
             Token::Word(word) => {
                 self.facts.has_moves = true;
@@ -211,26 +217,6 @@ impl<'a, P: Replayable, O: Observer> Replay<'_, 'a, P, O> {
             Token::Comment(text) if self.skipped_depth == 0 => self.observer.comment(text),
             Token::Nag(_) | Token::Comment(_) => {}
             Token::MoveNumber(_) | Token::Result(_) => {}
-        }
-    }
-
-    /// A token after the observer stopped the replay: only the result
-    /// marker of the mainline is still looked for (variations are skipped,
-    /// as without `--variations`).
-    fn skim(&mut self, token: Token<'a>, line: u64) {
-        match token {
-            Token::Word(_) => self.facts.has_moves = true,
-            Token::VariationStart => {
-                if self.skipped_depth == 0 {
-                    self.skipped_line = line;
-                }
-                self.skipped_depth = self.skipped_depth.saturating_add(1);
-            }
-            Token::VariationEnd => self.skipped_depth = self.skipped_depth.saturating_sub(1),
-            Token::Result(result) if self.skipped_depth == 0 => {
-                self.facts.result_marker.get_or_insert(result);
-            }
-            _ => {}
         }
     }
 
@@ -331,7 +317,14 @@ impl<'a, P: Replayable, O: Observer> Replay<'_, 'a, P, O> {
         self.facts.plies = self.ply;
         self.rules.after_move(&self.pos, self.ply, resolved.m);
         self.observer.after_move(&self.pos, &resolved.m, self.ply, true);
-        self.stopped = self.observer.more_moves().is_break();
+        match self.observer.rest() {
+            Rest::Replay => {}
+            Rest::Enough if !self.early_stop => {}
+            rest => {
+                self.facts.stopped = Some(rest);
+                return;
+            }
+        }
         let gives_check = self.pos.is_check();
         self.in_check = Some(gives_check);
         if !notation::check_suffix_ok(san_plus.suffix, gives_check) {
@@ -377,6 +370,10 @@ impl<'a, P: Replayable, O: Observer> Replay<'_, 'a, P, O> {
     }
 
     fn finish(mut self, final_fen: bool) -> MovetextFacts {
+        if self.facts.stopped.is_some() {
+            // Stopped by the observer: a partial record (the plies so far).
+            return self.facts;
+        }
         if !self.frames.is_empty() {
             let outermost = self.frames.swap_remove(0);
             self.frames.clear();

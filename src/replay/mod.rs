@@ -12,7 +12,7 @@ pub mod game;
 pub mod observer;
 pub mod tag_columns;
 
-use std::borrow::Cow;
+use std::{borrow::Cow, ops::ControlFlow};
 
 use compact_str::CompactString;
 use pgn_reader::RawTag;
@@ -33,7 +33,7 @@ use crate::{
     record::{ErrorKind, GameError, GameRecord, Warning, WarningKind},
 };
 use game::MovetextFacts;
-use observer::{Address, GameEnd, Observer};
+use observer::{Address, GameEnd, Observer, Rest};
 
 /// How games are replayed: what goes into each record. What consumers make
 /// of a game is theirs (`replay::observer`), not an option.
@@ -43,6 +43,10 @@ pub struct ReplayOptions {
     pub variations: bool,
     /// Compute the FEN of each game's last position (`GameRecord::final_fen`).
     pub final_fen: bool,
+    /// Stop replaying a game once the observer has what it needs of it
+    /// (`Rest::Enough`): its record is then partial (the plies so far, no
+    /// verdict), for commands that use only the games' texts or a count.
+    pub early_stop: bool,
 }
 
 /// Replays chunks; one per worker thread, reused for every chunk it gets.
@@ -147,14 +151,23 @@ impl Replayer {
         let tag_bytes = &bytes[span.start..span.movetext];
         let tags = &collector.tags;
         let mut lexer = games.lexer(&span);
-        if observer.tags(tags).is_break() {
+        let rest = match observer.tags(tags) {
+            ControlFlow::Break(()) => Rest::Drop,
+            ControlFlow::Continue(()) => observer.rest(),
+        };
+        if rest == Rest::Drop {
             if too_large.is_none() {
                 games.finish_game(&span, lexer);
             }
             return None;
         }
+        // Nothing needs the moves, nor a complete record: they are only
+        // lexed, to find where the game ends.
+        let skip_moves = rest == Rest::Enough && self.options.early_stop;
         let mut warnings = Vec::new();
-        if !tag_bytes.is_empty() || tags.count() > 0 {
+        if skip_moves {
+            // A partial record: its tags are not checked.
+        } else if !tag_bytes.is_empty() || tags.count() > 0 {
             tags::check(tags, tag_bytes, span.line, &mut warnings);
         } else {
             warnings.push(Warning {
@@ -172,8 +185,11 @@ impl Replayer {
         );
         let standard = tags.fen.is_none() && variant == "chess";
         let rules = &mut self.rules;
-        let replayed = too_large.is_none() && matches!(setup, Setup::Chess(_) | Setup::Variant(_));
+        let replayed = too_large.is_none()
+            && !skip_moves
+            && matches!(setup, Setup::Chess(_) | Setup::Variant(_));
         let facts = match setup {
+            _ if skip_moves && too_large.is_none() => MovetextFacts::default(),
             _ if let Some(large) = too_large => {
                 let error = GameError {
                     kind: ErrorKind::GameTooLarge,
@@ -218,6 +234,9 @@ impl Replayer {
             None => games.finish_game(&span, lexer),
             Some(_) => bytes.len(),
         };
+        if facts.stopped == Some(Rest::Drop) {
+            return None;
+        }
         let length = too_large.map_or(end as u64, |large| large.length) - span.start as u64;
         let mut record = record(chunk, span, variant, facts, warnings, tags);
         record.index = index;
@@ -434,57 +453,6 @@ mod tests {
                 Default::default()
             ]
         );
-    }
-
-    /// Wants the moves up to ply `stop`; notes the plies and comments.
-    struct Stopper {
-        stop: u32,
-        ply: u32,
-        seen: Vec<String>,
-    }
-
-    impl Observer for Stopper {
-        type Output = Vec<String>;
-
-        fn start<P: Position>(&mut self, _pos: &P, _standard: bool) {
-            self.ply = 0;
-        }
-
-        fn after_move<P: Position>(&mut self, _pos: &P, m: &Move, ply: u32, _mainline: bool) {
-            self.ply = ply;
-            self.seen.push(format!("{ply} {m}"));
-        }
-
-        fn comment(&mut self, text: &[u8]) {
-            self.seen.push(String::from_utf8_lossy(text).into_owned());
-        }
-
-        fn more_moves(&mut self) -> ControlFlow<()> {
-            if self.ply >= self.stop { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
-        }
-
-        fn end_game(&mut self, _game: &GameEnd<'_, '_>) -> Self::Output {
-            std::mem::take(&mut self.seen)
-        }
-    }
-
-    #[test]
-    fn an_observer_that_wants_no_more_moves_ends_the_replay_but_not_the_result() {
-        // The rest is not replayed: the illegal moves are not seen, and the
-        // marker after a variation holding one is still the result.
-        let pgn = "[White \"A\"]\n\n1. e4 e5 {here} 2. Nf3 Ke7?? (2... 1-0) 3. Qh5 Kxa1 0-1\n\n1. d4 d5 *\n";
-        let mut stopper = Stopper { stop: 2, ply: 0, seen: Vec::new() };
-        let (games, _) = replay(pgn, ReplayOptions::default(), &mut stopper);
-        let (record, seen) = &games[0];
-        assert_eq!(seen, &["1 e2-e4", "2 e7-e5"]);
-        assert_eq!(record.plies, 2);
-        assert!(record.valid, "the illegal move was never replayed");
-        assert_eq!(record.result_marker, Some("0-1"));
-        assert_eq!(games[1].0.result_marker, Some("*"), "the next game is read as usual");
-        let mut at_start = Stopper { stop: 0, ply: 0, seen: Vec::new() };
-        let (games, _) = replay(pgn, ReplayOptions::default(), &mut at_start);
-        assert!(games[0].1.is_empty(), "asked after the start too");
-        assert_eq!((games[0].0.plies, games[0].0.result_marker), (0, Some("0-1")));
     }
 
     #[test]

@@ -4,11 +4,10 @@
 //! may skip the game there, before any move is replayed), then each move
 //! legally played with the positions around it, comments, NAGs and
 //! variations, and the end of the game with its record. Export, opening
-//! classification, move hashing, the statistics and the opening tree are
-//! observers; the record is the same whoever observes, unless an observer
-//! ends the replay of the moves early (`more_moves`). Every method but
-//! `end_game` does nothing by default, and the replay is generic over the
-//! observer, so a consumer pays only for the callbacks it fills in.
+//! classification, move hashing and the statistics are observers; the
+//! record is the same whoever observes. Every method but `end_game` does
+//! nothing by default, and the replay is generic over the observer, so a
+//! consumer pays only for the callbacks it fills in.
 
 use std::ops::ControlFlow;
 
@@ -56,6 +55,33 @@ pub struct GameEnd<'g, 'a> {
     pub whole: bool,
 }
 
+/// What an observer still needs of the game being replayed, asked after
+/// its tags and after each mainline move: the replay stops as soon as
+/// nothing needs the rest.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Rest {
+    /// The rest of the moves (the default).
+    Replay,
+    /// Nothing more of the moves: the replay may stop here when the
+    /// command needs no complete record either (`ReplayOptions::early_stop`).
+    Enough,
+    /// The game is to be dropped whatever its moves: the replay stops at
+    /// once and no record is made, as after a `Break` from `tags`.
+    Drop,
+}
+
+impl Rest {
+    /// What two observers side by side need: the game is dropped if either
+    /// drops it, and the moves are enough when both have enough.
+    pub fn and(self, other: Rest) -> Rest {
+        match (self, other) {
+            (Rest::Drop, _) | (_, Rest::Drop) => Rest::Drop,
+            (Rest::Enough, Rest::Enough) => Rest::Enough,
+            _ => Rest::Replay,
+        }
+    }
+}
+
 /// A consumer of games as they are replayed. One observer per worker
 /// thread sees that worker's games one after another.
 pub trait Observer {
@@ -80,17 +106,6 @@ pub trait Observer {
     /// half-move in its line, `mainline` false inside a variation.
     fn after_move<P: Position>(&mut self, _pos: &P, _m: &Move, _ply: u32, _mainline: bool) {}
 
-    /// Whether the observer wants the game's next mainline moves: asked
-    /// after `start` and after each mainline `after_move`. `Break` ends
-    /// the replay of the moves there (an opening tree needs a few plies,
-    /// not the game): the rest of the movetext is only read for its result
-    /// marker, no other move, comment or NAG is shown, and the record tells
-    /// the moves replayed so far (its plies, rule findings and error stop
-    /// there). `keep` and `end_game` are still called.
-    fn more_moves(&mut self) -> ControlFlow<()> {
-        ControlFlow::Continue(())
-    }
-
     /// A numeric annotation glyph (`$n`, `!`, `?`...).
     fn nag(&mut self, _nag: u8) {}
 
@@ -102,6 +117,13 @@ pub trait Observer {
 
     /// A variation ends (only when variations are replayed).
     fn end_variation(&mut self) {}
+
+    /// What the observer still needs of this game (see [`Rest`]): asked
+    /// after `tags` and after each mainline `after_move`, so it must be
+    /// cheap.
+    fn rest(&self) -> Rest {
+        Rest::Replay
+    }
 
     /// The game has been replayed and its record made. `Break` drops the
     /// game as a `Break` from `tags` does, once what only the replay can
@@ -118,6 +140,10 @@ pub trait Observer {
 /// Observes nothing: the record alone.
 impl Observer for () {
     type Output = ();
+
+    fn rest(&self) -> Rest {
+        Rest::Enough
+    }
 
     fn end_game(&mut self, _game: &GameEnd<'_, '_>) {}
 }
@@ -148,16 +174,6 @@ impl<A: Observer, B: Observer> Observer for (A, B) {
         self.1.after_move(pos, m, ply, mainline);
     }
 
-    /// Both must be done with the moves (each is asked every time).
-    fn more_moves(&mut self) -> ControlFlow<()> {
-        let (first, second) = (self.0.more_moves(), self.1.more_moves());
-        if first.is_break() && second.is_break() {
-            ControlFlow::Break(())
-        } else {
-            ControlFlow::Continue(())
-        }
-    }
-
     fn nag(&mut self, nag: u8) {
         self.0.nag(nag);
         self.1.nag(nag);
@@ -176,6 +192,10 @@ impl<A: Observer, B: Observer> Observer for (A, B) {
     fn end_variation(&mut self) {
         self.0.end_variation();
         self.1.end_variation();
+    }
+
+    fn rest(&self) -> Rest {
+        self.0.rest().and(self.1.rest())
     }
 
     fn keep(&mut self, record: &GameRecord) -> ControlFlow<()> {
@@ -198,6 +218,10 @@ pub struct GameText;
 impl Observer for GameText {
     type Output = Vec<u8>;
 
+    fn rest(&self) -> Rest {
+        Rest::Enough
+    }
+
     fn end_game(&mut self, game: &GameEnd<'_, '_>) -> Self::Output {
         game.text.to_vec()
     }
@@ -209,6 +233,10 @@ pub struct KeepTags;
 
 impl Observer for KeepTags {
     type Output = TagList;
+
+    fn rest(&self) -> Rest {
+        Rest::Enough
+    }
 
     fn end_game(&mut self, game: &GameEnd<'_, '_>) -> Self::Output {
         game.tags.to_list()
@@ -243,7 +271,7 @@ impl Observer for MovesHash {
 /// Folds a move into a running hash of the move sequence (one multiply:
 /// it runs on every ply; a collision only merges two games in `check`'s
 /// search for copies).
-fn mix(hash: u64, m: &Move) -> u64 {
+pub(crate) fn mix(hash: u64, m: &Move) -> u64 {
     let from = m.from().map_or(64, |sq| sq as u64);
     let key =
         1 + from + ((m.to() as u64) << 7) + (m.promotion().map_or(0, |role| role as u64) << 14);

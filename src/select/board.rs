@@ -15,9 +15,9 @@ use crate::chess::identity::legal_en_passant;
 #[derive(Debug, Clone)]
 pub enum BoardTest {
     /// The mainline reached this position (`--fen`).
-    Position(Identity),
+    Position(Identity, Reach),
     /// The mainline reached this placement of pieces (`--placement`).
-    Placement(Box<Board>),
+    Placement(Box<Board>, Reach),
     /// The mainline reached this material (`--material`).
     Material(Signature),
     /// The last position has this material (`--final-material`).
@@ -59,6 +59,11 @@ impl Identity {
         Ok(Identity::of(&pos))
     }
 
+    /// What a position must keep to lead to this one.
+    pub fn reach(&self) -> Reach {
+        Reach::of(&self.board, self.castling)
+    }
+
     /// The position as a setup, its move counters at their defaults (0
     /// and 1): what a FEN of it is made from.
     pub fn setup(&self) -> Setup {
@@ -81,6 +86,56 @@ impl Identity {
     }
 }
 
+/// What a position must keep for a target position to stay reachable.
+/// Outside Crazyhouse (whose drops bring pieces back), the pieces of a
+/// colour and its pawns are never more than they were (captures remove
+/// them, promotions replace a pawn), a pawn never returns to its start
+/// rank (but a Horde pawn on the first rank may step onto it), and
+/// castling rights, once lost, are lost for good. Most games leave an
+/// opening position's reach within a few moves, so their replay can stop
+/// there.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Reach {
+    pieces: ByColor<u32>,
+    pawns: ByColor<u32>,
+    /// The target's pawns on their start ranks (White's 2nd, Black's 7th).
+    home: ByColor<Bitboard>,
+    castling: Bitboard,
+}
+
+impl Reach {
+    /// The reach of `board` with castling rights `castling`.
+    pub fn of(board: &Board, castling: Bitboard) -> Reach {
+        let home = ByColor {
+            white: Bitboard::from_rank(shakmaty::Rank::Second),
+            black: Bitboard::from_rank(shakmaty::Rank::Seventh),
+        };
+        Reach {
+            pieces: ByColor::new_with(|c| board.by_color(c).count() as u32),
+            pawns: ByColor::new_with(|c| (board.pawns() & board.by_color(c)).count() as u32),
+            home: ByColor::new_with(|c| board.pawns() & board.by_color(c) & *home.get(c)),
+            castling,
+        }
+    }
+
+    /// Whether a position with `board` and `castling` may still lead to
+    /// the target (the rules above; `false` is a proof, `true` is not).
+    pub fn possible(&self, board: &Board, castling: Bitboard) -> bool {
+        let first = ByColor {
+            white: Bitboard::from_rank(shakmaty::Rank::First),
+            black: Bitboard::from_rank(shakmaty::Rank::Eighth),
+        };
+        self.castling.is_subset(castling)
+            && Color::ALL.into_iter().all(|c| {
+                let ours = board.by_color(c);
+                let pawns = board.pawns() & ours;
+                ours.count() as u32 >= *self.pieces.get(c)
+                    && pawns.count() as u32 >= *self.pawns.get(c)
+                    && (self.home.get(c).is_subset(pawns) || (pawns & *first.get(c)).any())
+            })
+    }
+}
+
 /// A placement, as the first field of a FEN.
 pub fn placement(text: &str) -> Result<Board, String> {
     let field = text.split_whitespace().next().unwrap_or("");
@@ -96,6 +151,8 @@ pub struct Signature {
     /// How many pieces in all: most positions differ in that already,
     /// which one count of the board tells.
     pieces: usize,
+    /// Each side's pieces and pawns, `(pieces, pawns)`.
+    sides: ByColor<(u32, u32)>,
     strict: bool,
 }
 
@@ -115,7 +172,25 @@ impl Signature {
         };
         let material = ByColor { white: side(white)?, black: side(black)? };
         let pieces = material.iter().flat_map(|side| side.iter()).map(|&n| usize::from(n)).sum();
-        Ok(Signature { material, pieces, strict })
+        let sides =
+            material.map(|side| (side.iter().map(|&n| u32::from(n)).sum(), u32::from(side.pawn)));
+        Ok(Signature { material, pieces, sides, strict })
+    }
+
+    /// Whether a position with `board` may still come to this material
+    /// (pieces and pawns of a colour are never more than they were; see
+    /// [`Reach`]).
+    fn possible(&self, board: &Board) -> bool {
+        let has = |c: Color| {
+            let ours = board.by_color(c);
+            (ours.count() as u32, (board.pawns() & ours).count() as u32)
+        };
+        let (white, black) = (has(Color::White), has(Color::Black));
+        let fits = |(pieces, pawns): (u32, u32), (least, least_pawns): (u32, u32)| {
+            pieces >= least && pawns >= least_pawns
+        };
+        let ByColor { white: w, black: b } = self.sides;
+        (fits(white, w) && fits(black, b)) || (!self.strict && fits(white, b) && fits(black, w))
     }
 
     fn matches(&self, material: &ByColor<ByRole<u8>>) -> bool {
@@ -154,15 +229,24 @@ impl BoardTest {
 /// How far each test of one game has got: for a position, a placement or
 /// a material reached, 1 once seen; for the final material, whether the
 /// latest position has it; for moves, how many of them the game began
-/// with, or `FAILED`.
+/// with. `FAILED` once the test can no longer pass.
 #[derive(Debug, Clone, Default)]
 pub struct Progress {
     state: Vec<u32>,
+    /// Whether a test was decided since the last [`Progress::take_changed`].
+    changed: bool,
+    /// Whether unreachable targets are proved so ([`Reach`]): not in
+    /// Crazyhouse.
+    prune: bool,
     /// Whether tests of material are asked for (only then is it counted).
     material: bool,
     /// Whether tests of positions are asked for (only then is each
     /// position looked at).
     positions: bool,
+    /// Whether each position must be looked at: a position or a placement
+    /// is asked for, or an anchor; otherwise only those after a capture or
+    /// a promotion (material changes by nothing else).
+    every_ply: bool,
     /// Moves tests still to be decided: while there are none, a move costs
     /// no look at the moves.
     moves_open: usize,
@@ -176,14 +260,60 @@ fn material_of(board: &Board) -> ByColor<ByRole<u8>> {
     board.material()
 }
 
-/// A game that cannot start with the moves asked for.
+/// A test that can no longer pass: a game that cannot start with the
+/// moves asked for, a target out of reach or past its ply.
 const FAILED: u32 = u32::MAX;
+
+/// Where a test stands while a game is replayed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Decision {
+    /// It holds whatever comes next.
+    Yes,
+    /// It fails whatever comes next.
+    No,
+    /// The rest of the game decides.
+    Open,
+}
+
+impl Decision {
+    /// Both must hold.
+    pub fn and(self, other: Decision) -> Decision {
+        match (self, other) {
+            (Decision::No, _) | (_, Decision::No) => Decision::No,
+            (Decision::Yes, Decision::Yes) => Decision::Yes,
+            _ => Decision::Open,
+        }
+    }
+
+    /// Either may hold.
+    pub fn or(self, other: Decision) -> Decision {
+        match (self, other) {
+            (Decision::Yes, _) | (_, Decision::Yes) => Decision::Yes,
+            (Decision::No, Decision::No) => Decision::No,
+            _ => Decision::Open,
+        }
+    }
+}
+
+impl std::ops::Not for Decision {
+    type Output = Decision;
+
+    /// The opposite.
+    fn not(self) -> Decision {
+        match self {
+            Decision::Yes => Decision::No,
+            Decision::No => Decision::Yes,
+            Decision::Open => Decision::Open,
+        }
+    }
+}
 
 impl Progress {
     /// Nothing seen yet, for `tests`.
     pub fn reset(&mut self, tests: &[BoardTest]) {
         self.state.clear();
         self.state.resize(tests.len(), 0);
+        self.changed = false;
         self.material =
             tests.iter().any(|t| matches!(t, BoardTest::Material(_) | BoardTest::FinalMaterial(_)));
         self.positions = tests.iter().any(|t| !matches!(t, BoardTest::Moves(_)));
@@ -198,16 +328,22 @@ impl Progress {
         pos: &P,
         standard: bool,
     ) {
+        self.prune = pos.pockets().is_none();
+        self.every_ply = anchor.is_some()
+            || tests
+                .iter()
+                .any(|t| matches!(t, BoardTest::Position(..) | BoardTest::Placement(..)));
         for (test, state) in tests.iter().zip(&mut self.state) {
             if let BoardTest::Moves(_) = test
                 && !standard
             {
                 *state = FAILED;
                 self.moves_open -= 1;
+                self.changed = true;
             }
         }
         if self.positions {
-            self.position(tests, anchor, pos, 0);
+            self.position(tests, anchor, pos, 0, true);
         }
     }
 
@@ -233,12 +369,15 @@ impl Progress {
                     };
                     if *state == FAILED || *state as usize == moves.len() {
                         self.moves_open -= 1;
+                        self.changed = true;
                     }
                 }
             }
         }
         if self.positions {
-            self.position(tests, anchor, pos, ply);
+            // Material changes only by a capture or a promotion.
+            let material_moved = m.is_capture() || m.is_promotion();
+            self.position(tests, anchor, pos, ply, material_moved);
         }
     }
 
@@ -248,24 +387,79 @@ impl Progress {
         anchor: Option<u32>,
         pos: &P,
         ply: u32,
+        material_moved: bool,
     ) {
-        let pieces = if self.material { pos.board().occupied().count() } else { 0 };
+        if !material_moved && !self.every_ply {
+            return;
+        }
+        let board = pos.board();
+        let pieces = if self.material { board.occupied().count() } else { 0 };
         // Counted once a position, and only when some signature has as
         // many pieces.
         let mut counted = None;
         let mut material = |signature: &Signature| {
             signature.pieces == pieces
-                && signature.matches(counted.get_or_insert_with(|| material_of(pos.board())))
+                && signature.matches(counted.get_or_insert_with(|| material_of(board)))
         };
         let anchored = anchor.is_none_or(|anchor| anchor == ply);
+        // From the anchor on, a target not seen there never will be.
+        let past = anchor.is_some_and(|anchor| ply >= anchor);
+        let prune = self.prune;
+        let castling = || pos.castles().castling_rights();
         for (test, state) in tests.iter().zip(&mut self.state) {
+            let before = *state;
             match test {
-                BoardTest::Position(identity) if anchored && identity.matches(pos) => *state = 1,
-                BoardTest::Placement(board) if anchored && *pos.board() == **board => *state = 1,
-                BoardTest::Material(signature) if anchored && material(signature) => *state = 1,
-                BoardTest::FinalMaterial(signature) => *state = u32::from(material(signature)),
+                _ if before == FAILED => {}
+                BoardTest::Position(identity, reach) if before == 0 => {
+                    if anchored && identity.matches(pos) {
+                        *state = 1;
+                    } else if past || (prune && !reach.possible(board, castling())) {
+                        *state = FAILED;
+                    }
+                }
+                BoardTest::Placement(target, reach) if before == 0 => {
+                    if anchored && *board == **target {
+                        *state = 1;
+                    } else if past || (prune && !reach.possible(board, castling())) {
+                        *state = FAILED;
+                    }
+                }
+                BoardTest::Material(signature) if before == 0 => {
+                    if anchored && material(signature) {
+                        *state = 1;
+                    } else if past || (prune && material_moved && !signature.possible(board)) {
+                        *state = FAILED;
+                    }
+                }
+                BoardTest::FinalMaterial(signature) => {
+                    *state = if prune && material_moved && !signature.possible(board) {
+                        FAILED
+                    } else {
+                        u32::from(material(signature))
+                    };
+                }
                 _ => {}
             }
+            // The final material is decided only when it fails.
+            let decided =
+                *state == FAILED || (*state == 1 && !matches!(test, BoardTest::FinalMaterial(_)));
+            self.changed |= before != *state && decided;
+        }
+    }
+
+    /// Whether a test was decided since the last call.
+    pub fn take_changed(&mut self) -> bool {
+        std::mem::take(&mut self.changed)
+    }
+
+    /// Where test `i` stands, the game not over.
+    pub fn decision(&self, tests: &[BoardTest], i: usize) -> Decision {
+        match (&tests[i], self.state[i]) {
+            (_, FAILED) => Decision::No,
+            (BoardTest::Moves(moves), state) if state as usize == moves.len() => Decision::Yes,
+            (BoardTest::Moves(_) | BoardTest::FinalMaterial(_), _) => Decision::Open,
+            (_, 1) => Decision::Yes,
+            _ => Decision::Open,
         }
     }
 
@@ -275,5 +469,91 @@ impl Progress {
             BoardTest::Moves(moves) => self.state[i] as usize == moves.len(),
             _ => self.state[i] == 1,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use shakmaty::{san::San, variant::Crazyhouse};
+
+    use super::*;
+
+    /// The decision of the one test `test` after each move of `moves`
+    /// from `start`, anchored at `anchor`.
+    fn decisions<P: Position + Clone>(
+        test: BoardTest,
+        anchor: Option<u32>,
+        start: P,
+        moves: &str,
+    ) -> Vec<Decision> {
+        let tests = [test];
+        let mut progress = Progress::default();
+        progress.reset(&tests);
+        let mut pos = start;
+        progress.start(&tests, anchor, &pos, true);
+        let mut out = vec![progress.decision(&tests, 0)];
+        for (ply, word) in moves.split_whitespace().enumerate() {
+            let m = word.parse::<San>().unwrap().to_move(&pos).unwrap();
+            pos.play_unchecked(m);
+            progress.after_move(&tests, anchor, &pos, &m, ply as u32 + 1);
+            out.push(progress.decision(&tests, 0));
+        }
+        out
+    }
+
+    fn position(fen: &str) -> BoardTest {
+        let identity = Identity::parse(fen).unwrap();
+        let reach = identity.reach();
+        BoardTest::Position(identity, reach)
+    }
+
+    use Decision::{No, Open, Yes};
+
+    #[test]
+    fn a_position_is_out_of_reach_once_a_pawn_leaves_its_start_square() {
+        // After 1. e4 e5 2. Nf3: 1. d4 moves a pawn the target has at home.
+        let target = position("rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2");
+        let chess = Chess::default();
+        assert_eq!(decisions(target.clone(), None, chess.clone(), "d4"), [Open, No]);
+        assert_eq!(
+            decisions(target.clone(), None, chess.clone(), "Nf3 e5 e4"),
+            [Open, Open, Open, Yes]
+        );
+        // Anchored at ply 2, it is not there: decided at the anchor.
+        assert_eq!(decisions(target, Some(2), chess, "e4 e5 Nf3"), [Open, Open, No, No]);
+    }
+
+    #[test]
+    fn castling_rights_lost_and_pieces_captured_do_not_come_back() {
+        let target = position("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
+        let chess: Chess = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
+            .parse::<Fen>()
+            .unwrap()
+            .into_position(CastlingMode::Standard)
+            .unwrap();
+        // The king steps out: White can never castle again.
+        assert_eq!(decisions(target.clone(), None, chess.clone(), "Ke2"), [Open, No]);
+        assert_eq!(decisions(target, None, chess, "Nf3 Nc6"), [Open, Open, Yes]);
+        // White with all its pieces, Black two pawns down: once each side
+        // has lost a pawn, neither colour can have that again.
+        let material = |text| BoardTest::Material(Signature::parse(text, false).unwrap());
+        let target = material("KQRRBBNNPPPPPPPPvKQRRBBNNPPPPPP");
+        let game = "e4 d5 exd5 Qxd5";
+        assert_eq!(decisions(target, None, Chess::default(), game), [Open, Open, Open, Open, No]);
+        // Anchored at ply 3, where the material is another: decided there.
+        let target = material("KQRRBBNNPPPPPPPPvKQRRBBNNPPPPPPPP");
+        assert_eq!(decisions(target, Some(3), Chess::default(), game), [Open, Open, Open, No, No]);
+    }
+
+    #[test]
+    fn drops_bring_pieces_back_in_crazyhouse() {
+        // The pawn on e2 leaves; a drop could put one back: never pruned.
+        let target = position("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+        let zh = Crazyhouse::default();
+        assert_eq!(decisions(target, None, zh, "e4 d5 exd5"), [Yes, Yes, Yes, Yes]);
+        let later = position("rnbqkbnr/ppp1pppp/8/3P4/8/8/PPPP1PPP/RNBQKBNR b KQkq - 0 2");
+        let zh = Crazyhouse::default();
+        assert_eq!(decisions(later.clone(), None, zh, "d4 e5"), [Open, Open, Open]);
+        assert_eq!(decisions(later, None, Chess::default(), "d4 e5"), [Open, No, No]);
     }
 }

@@ -18,17 +18,17 @@ pub mod verdict;
 
 use std::{ops::ControlFlow, sync::Arc};
 
-use shakmaty::{Move, Position};
+use shakmaty::{Bitboard, Move, Position};
 
 use crate::{
     pgn::{tags::TagSet, values::GameResult},
     pipeline::Merge,
     record::GameRecord,
-    replay::observer::{GameEnd, Observer},
+    replay::observer::{GameEnd, Observer, Rest},
 };
 
 use self::{
-    board::{BoardTest, Identity, Progress, Signature},
+    board::{BoardTest, Decision, Identity, Progress, Reach, Signature},
     tags::{EloOf, Side, TagTest},
     verdict::VerdictTest,
 };
@@ -77,6 +77,16 @@ struct Clause<T> {
 impl<T> Clause<T> {
     fn holds(&self, test: impl Fn(&T) -> bool) -> bool {
         (self.any.is_empty() || self.any.iter().any(&test)) && !self.none.iter().any(test)
+    }
+
+    /// Where the clause stands, from where each of its tests stands.
+    fn decide(&self, test: impl Fn(&T) -> Decision) -> Decision {
+        let any = if self.any.is_empty() {
+            Decision::Yes
+        } else {
+            self.any.iter().map(&test).fold(Decision::No, Decision::or)
+        };
+        self.none.iter().map(test).fold(any, |so_far, d| so_far.and(!d))
     }
 }
 
@@ -236,10 +246,12 @@ impl Builder {
             Key::Fen | Key::Placement | Key::Material | Key::FinalMaterial | Key::Moves => {
                 let strict = self.strict;
                 let tests = clause(&parsed, |text| match key {
-                    Key::Fen => Identity::parse(text).map(BoardTest::Position),
-                    Key::Placement => {
-                        board::placement(text).map(|b| BoardTest::Placement(Box::new(b)))
-                    }
+                    Key::Fen => Identity::parse(text)
+                        .map(|identity| BoardTest::Position(identity.clone(), identity.reach())),
+                    Key::Placement => board::placement(text).map(|b| {
+                        let reach = Reach::of(&b, Bitboard::EMPTY);
+                        BoardTest::Placement(Box::new(b), reach)
+                    }),
                     Key::Material => Signature::parse(text, strict).map(BoardTest::Material),
                     Key::FinalMaterial => {
                         Signature::parse(text, strict).map(BoardTest::FinalMaterial)
@@ -355,12 +367,16 @@ struct Judge {
     progress: Progress,
     /// Whether position and move tests are asked for.
     board: bool,
+    /// Where the current game stands: decided as soon as its tags fail,
+    /// or its positions and moves settle every predicate (the verdict's
+    /// wait for the end of the game).
+    decision: Decision,
 }
 
 impl Judge {
     fn new(selection: Selection) -> Judge {
         let board = !selection.inner.board.is_empty();
-        Judge { selection, progress: Progress::default(), board }
+        Judge { selection, progress: Progress::default(), board, decision: Decision::Open }
     }
 
     /// A new game's tags: whether they pass.
@@ -368,13 +384,27 @@ impl Judge {
         if self.board {
             self.progress.reset(&self.selection.inner.board);
         }
-        self.selection.tags_pass(tags)
+        let pass = self.selection.tags_pass(tags);
+        self.decision = if pass { self.decide() } else { Decision::No };
+        pass
+    }
+
+    /// Where the game stands on what the replay tells, its tags passed.
+    fn decide(&self) -> Decision {
+        let p = &self.selection.inner;
+        let verdict = if p.verdict.is_empty() { Decision::Yes } else { Decision::Open };
+        p.board_clauses.iter().fold(verdict, |so_far, clause| {
+            so_far.and(clause.decide(|&i| self.progress.decision(&p.board, i)))
+        })
     }
 
     fn start<P: Position>(&mut self, pos: &P, standard: bool) {
         if self.board {
             let p = &self.selection.inner;
             self.progress.start(&p.board, p.anchor, pos, standard);
+            if self.progress.take_changed() {
+                self.decision = self.decide();
+            }
         }
     }
 
@@ -382,18 +412,15 @@ impl Judge {
         if self.board && mainline {
             let p = &self.selection.inner;
             self.progress.after_move(&p.board, p.anchor, pos, m, ply);
+            if self.progress.take_changed() {
+                self.decision = self.decide();
+            }
         }
     }
 
     /// Whether the replayed game passes the rest.
     fn rest(&self, record: &GameRecord) -> bool {
         self.selection.rest_passes(&self.progress, record)
-    }
-
-    /// Whether deciding needs every move of a game: tests of positions,
-    /// moves or the record do; tests of the tags are decided before any.
-    fn needs_moves(&self) -> bool {
-        self.board || !self.selection.inner.verdict.is_empty()
     }
 }
 
@@ -463,12 +490,12 @@ impl<O: Observer> Observer for Selected<O> {
 
     forward_moves!();
 
-    /// The inner observer's wish, unless the judge needs the whole game.
-    fn more_moves(&mut self) -> ControlFlow<()> {
-        if self.judge.needs_moves() {
-            return ControlFlow::Continue(());
+    fn rest(&self) -> Rest {
+        match self.judge.decision {
+            Decision::No => Rest::Drop,
+            Decision::Yes => self.inner.rest(),
+            Decision::Open => Rest::Replay.and(self.inner.rest()),
         }
-        self.inner.more_moves()
     }
 
     fn keep(&mut self, record: &GameRecord) -> ControlFlow<()> {
@@ -518,6 +545,14 @@ impl<O: Observer> Observer for Partitioned<O> {
     }
 
     forward_moves!();
+
+    /// Every game is kept: once it is decided, what `inner` needs.
+    fn rest(&self) -> Rest {
+        match self.judge.decision {
+            Decision::Open => Rest::Replay.and(self.inner.rest()),
+            Decision::Yes | Decision::No => self.inner.rest(),
+        }
+    }
 
     fn keep(&mut self, record: &GameRecord) -> ControlFlow<()> {
         self.inner.keep(record)

@@ -189,6 +189,20 @@ fn cluster(spellings: &[Spelling<'_>]) -> Clusters {
     clusters
 }
 
+/// The player each of `names` (folded, [`fold`]) is, as [`identify`] joins
+/// spellings: equal words in any order, or initials matching one single
+/// other name. Returns, for each name, the index of the first name of its
+/// player (`dupes` compares players across a whole collection with it).
+pub fn people(names: Vec<Vec<String>>) -> Vec<usize> {
+    let spellings: Vec<Spelling<'_>> = names
+        .into_iter()
+        .enumerate()
+        .map(|(first, words)| Spelling { text: "", words, games: 0, first })
+        .collect();
+    let mut clusters = cluster(&spellings);
+    (0..spellings.len()).map(|id| clusters.root(id)).collect()
+}
+
 /// `WhiteElo` for White (`side` 0) and `BlackElo` for Black, and so on.
 fn side_tag<'a>(record: &'a Game, side: usize, suffix: &str) -> Option<&'a str> {
     let colour = if side == 0 { "White" } else { "Black" };
@@ -260,6 +274,10 @@ mod tests {
         assert_eq!(fold("VACHIER-LAGRAVE, M."), ["vachier", "lagrave", "m"]);
         assert_eq!(fold("Øystein Łukasz Straße"), ["oystein", "lukasz", "strasse"]);
         assert_eq!(fold("Ding Liren"), ["ding", "liren"]);
+        assert_eq!(
+            fold(" van der Wiel,J.T.H. (NED) "),
+            ["van", "der", "wiel", "j", "t", "h", "ned"]
+        );
     }
 
     #[test]

@@ -148,7 +148,8 @@ pub struct Counts {
 /// and its result.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct GameFacts {
-    /// The result (`Result` tag, else the movetext's marker).
+    /// The result: the `Result` tag (a game's replay may stop before the
+    /// movetext's marker).
     pub result: Option<GameResult>,
     /// White's and Black's ratings (`WhiteElo`, `BlackElo`), when valid.
     pub elo: [Option<u32>; 2],

@@ -4,16 +4,18 @@
 //! game into its [`Tree`] at the end, when the result is known.
 //!
 //! A game stops being replayed as soon as it can add nothing
-//! (`Observer::more_moves`): once the plies after the root are seen, once
-//! it leaves the moves of a `--moves` root, or once it can no longer reach
-//! a `--fen` root (a pawn has left its first square, a castling right or a
-//! piece is gone that the root still has). From the start position, that
-//! is after `--depth` plies: what makes a tree cheaper than a validation.
+//! (`Observer::rest`, `Rest::Enough`): once the plies after the root are
+//! seen, once it leaves the moves of a `--moves` root, or once it can no
+//! longer reach a `--fen` root (`select::board::Reach`: a pawn has left its
+//! first square, a castling right or a piece is gone that the root still
+//! has). From the start position, that is after `--depth` plies: what
+//! makes a tree cheaper than a validation. The result is therefore read
+//! from the `Result` tag alone: the movetext's marker is not reached.
 
 use std::ops::ControlFlow;
 
 use shakmaty::{
-    Bitboard, ByColor, Color, Move, Position, Rank,
+    Move, Position,
     san::{San, SanPlus, Suffix},
 };
 
@@ -25,8 +27,8 @@ use crate::{
         values::{Date, GameResult, rating},
     },
     pipeline::Merge,
-    replay::observer::{GameEnd, Observer},
-    select::board::Identity,
+    replay::observer::{GameEnd, Observer, Rest},
+    select::board::{Identity, Reach},
 };
 
 /// Where a game stands with respect to the root.
@@ -39,49 +41,6 @@ enum Phase {
     /// Nothing more to see: the plies are counted, or the root is out of
     /// reach.
     Done,
-}
-
-/// What a position must still have to be able to become the root: pawns
-/// never move back, nor come back, and pieces and castling rights, once
-/// gone, do not return.
-#[derive(Debug, Clone)]
-struct Reach {
-    /// The root's pawns on their first squares (White's second rank,
-    /// Black's seventh).
-    home_pawns: Bitboard,
-    castling: Bitboard,
-    pawns: ByColor<usize>,
-    pieces: ByColor<usize>,
-}
-
-impl Reach {
-    fn of(root: &Identity) -> Reach {
-        let setup = root.setup();
-        let board = &setup.board;
-        Reach {
-            home_pawns: home_pawns(board),
-            castling: setup.castling_rights,
-            pawns: ByColor::new_with(|c| (board.pawns() & board.by_color(c)).count()),
-            pieces: ByColor::new_with(|c| board.by_color(c).count()),
-        }
-    }
-
-    /// Whether `pos` may still become the root.
-    fn allows<P: Position>(&self, pos: &P) -> bool {
-        let board = pos.board();
-        self.home_pawns.is_subset(home_pawns(board))
-            && self.castling.is_subset(pos.castles().castling_rights())
-            && [Color::White, Color::Black].into_iter().all(|c| {
-                (board.pawns() & board.by_color(c)).count() >= *self.pawns.get(c)
-                    && board.by_color(c).count() >= *self.pieces.get(c)
-            })
-    }
-}
-
-/// The pawns on their first squares.
-fn home_pawns(board: &shakmaty::Board) -> Bitboard {
-    (board.pawns() & board.white() & Bitboard::from_rank(Rank::Second))
-        | (board.pawns() & board.black() & Bitboard::from_rank(Rank::Seventh))
 }
 
 /// Counts games into a [`Tree`], one per worker thread (`pipeline::fold`).
@@ -108,7 +67,7 @@ pub struct Explorer {
 impl Explorer {
     /// An explorer of `spec`'s tree, of at most `limit` positions.
     pub fn new(spec: Spec, limit: usize) -> Explorer {
-        let reach = spec.root.moves.is_empty().then(|| Reach::of(&spec.root.position));
+        let reach = spec.root.moves.is_empty().then(|| spec.root.position.reach());
         Explorer {
             tree: Tree::new(spec, limit),
             reach,
@@ -153,7 +112,8 @@ impl Explorer {
 
     /// Whether `pos` (reached before the root) rules the root out.
     fn out_of_reach(&self, pos: &impl Position) -> bool {
-        self.reach.as_ref().is_some_and(|reach| !reach.allows(pos))
+        self.reach
+            .is_some_and(|reach| !reach.possible(pos.board(), pos.castles().castling_rights()))
     }
 }
 
@@ -161,7 +121,9 @@ impl Observer for Explorer {
     type Output = ();
 
     fn tags(&mut self, tags: &TagSet<'_>) -> ControlFlow<()> {
-        self.phase = Phase::Done;
+        // `start` decides; a game not replayed (an unknown variant, a bad
+        // FEN) never reaches it.
+        self.phase = Phase::Seeking;
         self.window.clear();
         self.san = None;
         self.variations = 0;
@@ -252,19 +214,16 @@ impl Observer for Explorer {
         self.variations = self.variations.saturating_sub(1);
     }
 
-    fn more_moves(&mut self) -> ControlFlow<()> {
-        if self.early && self.phase == Phase::Done {
-            ControlFlow::Break(())
-        } else {
-            ControlFlow::Continue(())
-        }
+    fn rest(&self) -> Rest {
+        if self.early && self.phase == Phase::Done { Rest::Enough } else { Rest::Replay }
     }
 
     fn end_game(&mut self, game: &GameEnd<'_, '_>) {
         if self.window.is_empty() {
             return;
         }
-        self.facts.result = GameResult::of_record(game.record);
+        // The tag alone: a game stopped early has no marker in its record.
+        self.facts.result = game.record.result.as_deref().and_then(GameResult::parse);
         self.tree.add_game(&self.window, &self.facts, &mut self.ids);
         self.window.clear();
     }
@@ -293,8 +252,9 @@ mod tests {
             false => Explorer::new(spec, 1000),
         };
         let mut plies = Vec::new();
-        Replayer::new(ReplayOptions::default())
-            .replay(&chunk, &mut explorer, |record, ()| plies.push(record.plies));
+        // With early stops, as `tree` replays.
+        let options = ReplayOptions { early_stop: true, ..ReplayOptions::default() };
+        Replayer::new(options).replay(&chunk, &mut explorer, |record, ()| plies.push(record.plies));
         (explorer.into_tree(), plies)
     }
 
@@ -347,13 +307,14 @@ mod tests {
             assert_eq!(games(&fast), games(&plain), "{spec:?}");
             assert!(!fast.nodes().is_empty(), "{spec:?}");
         }
-        // What the early stops spare: from the start, 1 ply a game but for
-        // the one from a FEN (out of reach at once) and the atomic one
-        // (skipped); from a later position, games that left its pawns.
+        // What the early stops spare: from the start, 1 ply a game (the
+        // one from a FEN is out of reach at once, but the seam first asks
+        // after a move; the atomic one is skipped); from a later position,
+        // games that left its pawns.
         let plies = |spec: Spec, exhaustive| replayed(GAMES, spec, exhaustive).1;
         let start = Spec { root: Root::start(), depth: 1 };
         assert_eq!(plies(start.clone(), true), [6, 7, 5, 2, 3]);
-        assert_eq!(plies(start, false), [1, 1, 1, 0, 1]);
+        assert_eq!(plies(start, false), [1, 1, 1, 1, 1]);
         let after_e4_e5 = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2";
         let root = Root::parse(&[after_e4_e5.into()], &[]).unwrap();
         assert_eq!(plies(Spec { root, depth: 1 }, false), [3, 7, 1, 2, 3]);
@@ -370,7 +331,10 @@ mod tests {
         assert_eq!(root.counts.results.games, 4);
         assert_eq!(root.counts.results.white_wins, 1);
         assert_eq!(root.counts.results.black_wins, 1);
-        assert_eq!(root.counts.results.unfinished, 2);
+        // Games 4 and 6 have no `Result` tag: no score (their `*` markers
+        // are not read).
+        assert_eq!(root.counts.results.unfinished, 0);
+        assert_eq!(root.counts.results.decided(), 2);
         assert_eq!(tree.nodes().len(), 2, "every one played 2. Nf3");
     }
 

@@ -233,7 +233,8 @@ mod tests {
     fn tree(pgn: &str, spec: &Spec) -> Tree {
         let chunk = Chunk::from_bytes("t", pgn.as_bytes().to_vec());
         let mut explorer = Explorer::new(spec.clone(), 1000);
-        Replayer::new(ReplayOptions::default()).replay(&chunk, &mut explorer, |_, ()| {});
+        let options = ReplayOptions { early_stop: true, ..ReplayOptions::default() };
+        Replayer::new(options).replay(&chunk, &mut explorer, |_, ()| {});
         explorer.into_tree()
     }
 

@@ -84,7 +84,45 @@ fn each_predicate_selects_the_games_it_describes() {
     ];
     for (predicates, expected) in cases {
         assert_eq!(selected(predicates), *expected, "{predicates:?}");
+        // `filter` replays a game only until it is decided: the same games.
+        assert_eq!(filtered(predicates), final_positions(&fixture(GAMES), predicates));
     }
+}
+
+/// The final position of each game `games` selects from `path` with
+/// `predicates` (read whole).
+fn final_positions(path: &str, predicates: &[&str]) -> Vec<String> {
+    let mut args = vec!["games", "-q", "--format", "jsonl"];
+    args.extend_from_slice(predicates);
+    args.push(path);
+    let run = Arbiter::new(&args).run();
+    parse_jsonl(&run.stdout).iter().map(|r| r["final_fen"].as_str().unwrap().to_owned()).collect()
+}
+
+/// The final positions of the games `filter` writes with `predicates`,
+/// checked against its `--count` and `--rejects`: the games it writes are
+/// replayed only until their selection is decided.
+fn filtered(predicates: &[&str]) -> Vec<String> {
+    let dir = tempfile::tempdir().unwrap();
+    let (matched, rejected) = (dir.path().join("m.pgn"), dir.path().join("r.pgn"));
+    let (m, r) = (matched.to_str().unwrap(), rejected.to_str().unwrap());
+    let path = fixture(GAMES);
+    let with = |extra: &[&str]| {
+        let mut args = vec!["filter", "-q"];
+        args.extend_from_slice(predicates);
+        args.extend_from_slice(extra);
+        args.push(&path);
+        Arbiter::new(&args).run()
+    };
+    let count = with(&["--count"]);
+    with(&["-o", m]);
+    let written = final_positions(m, &[]);
+    with(&["-o", m, "--rejects", r]);
+    assert_eq!(final_positions(m, &[]), written, "{predicates:?} with --rejects");
+    assert_eq!(count.stdout.trim(), written.len().to_string(), "{predicates:?}");
+    let rejects = final_positions(r, &[]);
+    assert_eq!(written.len() + rejects.len(), 8, "{predicates:?}");
+    written
 }
 
 #[test]

@@ -287,6 +287,32 @@ fn r21_long_malformed_tag_lines_and_control_characters_round_trip() {
     );
 }
 
+/// A game without moves copied through as it is, then a formatted game:
+/// the formatted game's placeholder roster tags come first, and a later
+/// tag gives one of the first game's again; read back, they are still two
+/// games (the fuzzer's find: the two were read as one).
+#[test]
+fn a_game_without_moves_copied_through_stays_apart_from_the_next() {
+    let pgn = b"[ECO \"A07\"]\n[Variation \"attack, Pachma{[%clk 0:01:00]}f3 d5 *\n\n[ECO \"A08\"]\n\n1. e4 *\n";
+    let (once, stderr) = assert_round_trips(pgn);
+    assert!(stderr.contains("game 1: not formatted, copied as it is"), "{stderr}");
+    assert_eq!(read_back(&once).len(), 2, "{}", String::from_utf8_lossy(&once));
+}
+
+/// Every reproducer the fuzzer found (fuzz/regressions/fmt) round-trips,
+/// also where the fuzzer cannot run.
+#[test]
+fn the_fuzzers_reproducers_round_trip() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/regressions/fmt");
+    let mut seen = 0;
+    for entry in fs::read_dir(&dir).expect("fuzz/regressions/fmt") {
+        let bytes = fs::read(entry.expect("entry").path()).expect("reproducer");
+        assert_round_trips(&bytes);
+        seen += 1;
+    }
+    assert!(seen >= 5, "{seen} reproducers in {}", dir.display());
+}
+
 /// The property, on mutants of the fixtures: any input formats to a text
 /// that formats to itself and reads back as the same games.
 #[test]

@@ -14,11 +14,13 @@
 //! `check`: every finding code at its place; `crosstable`: hand-computed
 //! tie-breaks.
 //! `games`: the CSV reads back as the records; `--tags`.
+//! `dupes`: the planted duplicates of fixtures/dupes, `--unique`, memory.
 //! `schema`: `games`' records and CSV header are docs/GUIDE.md's schema.
 
 mod bad_input;
 mod check;
 mod crosstable;
+mod dupes;
 mod filter;
 mod fmt;
 mod games;
