@@ -138,6 +138,8 @@ struct Query {
     ply: u32,
     /// Where `b`'s players' games start in the sorted entries.
     group: u32,
+    /// Where they end.
+    end: u32,
     /// Where `b` is in them.
     b_index: u32,
 }
@@ -186,7 +188,9 @@ fn embedded(
         if lengths.len() > 1 {
             for (i, b) in games.iter().enumerate().filter(|(_, b)| b.stamp.spilled()) {
                 let (group, b_index) = (start as u32, (start + i) as u32);
-                let mut query = |ply| queries.push(Query { b: b.ordinal, ply, group, b_index });
+                let end = end as u32;
+                let mut query =
+                    |ply| queries.push(Query { b: b.ordinal, ply, group, end, b_index });
                 let shorter = &games[..games.partition_point(|a| a.plies < b.plies)];
                 if games.len() > PAIRWISE {
                     lengths.iter().take_while(|&&ply| ply < b.plies).for_each(|&ply| query(ply));
@@ -204,11 +208,11 @@ fn embedded(
             }
         }
         if queries.len() >= BATCH {
-            resolve(&mut queries, entries, pair, &spill, &mut found)?;
+            resolve(&mut queries, entries, &spill, &mut found)?;
         }
         start = end;
     }
-    resolve(&mut queries, entries, pair, &spill, &mut found)?;
+    resolve(&mut queries, entries, &spill, &mut found)?;
     Ok(found)
 }
 
@@ -217,14 +221,13 @@ fn embedded(
 fn resolve(
     queries: &mut Vec<Query>,
     entries: &[Entry],
-    pair: &impl Fn(&Entry) -> Option<u64>,
     mut spill: &File,
     found: &mut HashMap<u32, (Moves, Longer)>,
 ) -> io::Result<()> {
     if queries.is_empty() {
         return Ok(());
     }
-    queries.sort_unstable_by_key(|q| (q.b, q.ply));
+    queries.sort_unstable_by_key(|q| u64::from(q.b) << 32 | u64::from(q.ply));
     spill.rewind()?;
     let mut rdr = BufReader::with_capacity(1 << 20, spill);
     let mut prefixes: Vec<u32> = Vec::new();
@@ -248,9 +251,7 @@ fn resolve(
             next += 1;
             let Some(&prefix) = prefixes.get(query.ply as usize - 1) else { continue };
             let b = &entries[query.b_index as usize];
-            let key = pair(b);
-            let games = &entries[query.group as usize..];
-            let games = &games[..games.partition_point(|e| pair(e) == key)];
+            let games = &entries[query.group as usize..query.end as usize];
             let first =
                 games.partition_point(|e| (e.plies, fingerprint(e.moves)) < (query.ply, prefix));
             let same = |a: &&Entry| a.plies == query.ply && fingerprint(a.moves) == prefix;
