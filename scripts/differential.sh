@@ -29,6 +29,12 @@
 #    pgn-extract select differently (tags, a position, a material balance)
 #    on fixtures/bench and fixtures/select/pgn-extract.pgn must differ by one
 #    of the rules the README's "Against pgn-extract" explains.
+# 6. runs scripts/tree_oracle.py: `tree`'s positions and counts are a
+#    brute-force python-chess tally's, on fixtures/tree, fixtures/select,
+#    fixtures/bench and the random games, and on the first
+#    ARBITER_TREE_CORPUS_MAX (default 3000) games of each ../shared/corpus
+#    file when that directory is there (its absence is said on standard
+#    error).
 #
 # Exits non-zero on any mismatch. Needs python3 with python-chess
 # (`pip install chess`).
@@ -111,4 +117,7 @@ else
     echo "differential: filter against pgn-extract skipped: pgn-extract not found (apt-get install pgn-extract)" >&2
 fi
 
+"$py" scripts/tree_oracle.py --arbiter "$arbiter" --corpus ../shared/corpus \
+    --max-games "${ARBITER_TREE_CORPUS_MAX:-3000}" \
+    fixtures/tree/*.pgn fixtures/select/*.pgn fixtures/bench/*.pgn "$tmp/random.pgn"
 exec "$py" scripts/oracle.py --arbiter "$arbiter" --quiet "${max_args[@]}" "${files[@]}"

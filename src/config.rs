@@ -67,6 +67,15 @@ impl Config {
             Command::Crosstable(args) => (&args.input, ReplayOptions::default(), &everything),
             Command::Stats(args) => (&args.input, ReplayOptions::default(), &args.select),
             Command::Dupes(args) => (&args.input, ReplayOptions::default(), &args.select),
+            // `--fen` and `--moves` are the tree's root, not predicates; a
+            // game is replayed only as far as the tree needs (its record,
+            // unread, is partial).
+            Command::Tree(args) => {
+                let selection =
+                    selection(&args.select, &[Key::Fen, Key::Moves]).map_err(anyhow::Error::msg)?;
+                let replay = ReplayOptions { early_stop: true, ..ReplayOptions::default() };
+                return Ok(Config { selection, ..Config::new(&args.input, replay) });
+            }
             // Variations are written too, so they are replayed.
             Command::Fmt(args) => (
                 &args.input,
@@ -86,7 +95,7 @@ impl Config {
                 });
             }
         };
-        let selection = selection(select).map_err(anyhow::Error::msg)?;
+        let selection = selection(select, &[]).map_err(anyhow::Error::msg)?;
         Ok(Config { selection, ..Config::new(input, replay) })
     }
 
@@ -105,8 +114,8 @@ impl Config {
     }
 }
 
-/// The predicates of `args`, parsed.
-fn selection(args: &SelectArgs) -> Result<Selection, String> {
+/// The predicates of `args`, parsed, but for those of `except`.
+fn selection(args: &SelectArgs, except: &[Key]) -> Result<Selection, String> {
     let mut builder = select::Builder::default();
     builder.strict_material(args.material_strict).anchor(args.ply).flags(
         args.valid,
@@ -146,7 +155,7 @@ fn selection(args: &SelectArgs) -> Result<Selection, String> {
         (Key::FinalMaterial, &args.final_material),
         (Key::Moves, &args.moves),
     ];
-    for (key, values) in predicates {
+    for (key, values) in predicates.into_iter().filter(|(key, _)| !except.contains(key)) {
         builder.add(key, values)?;
     }
     Ok(builder.build())

@@ -10,6 +10,7 @@ mod fmt;
 mod games;
 mod merge;
 mod stats;
+mod tree;
 mod validate;
 
 use std::io;
@@ -39,6 +40,7 @@ pub fn run(command: Command) -> anyhow::Result<ExitStatus> {
         Command::Merge(args) => merge::run(args),
         Command::Fmt(args) => fmt::run(args, &run),
         Command::Dupes(args) => dupes::run(args, &run),
+        Command::Tree(args) => tree::run(args, &run),
     }
 }
 

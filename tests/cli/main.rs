@@ -9,6 +9,7 @@
 //! `paths`: every way of reading input gives the same records.
 //! `progress`: the progress bar shows on a terminal only.
 //! `stats`: `stats` tables from hand counts; shards + `merge` == one run.
+//! `tree`: the opening tree from hand counts; partials + `merge` == one run.
 //! `fmt`: export format, stable, faithful, and safe in place.
 //! `check`: every finding code at its place; `crosstable`: hand-computed
 //! tie-breaks.
@@ -29,5 +30,6 @@ mod progress;
 mod rules;
 mod schema;
 mod stats;
+mod tree;
 mod util;
 mod validate;
