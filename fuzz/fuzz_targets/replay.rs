@@ -121,12 +121,20 @@ fuzz_target!(|data: &[u8]| {
 
     // `tree`, from the start position, 0 to 3 plies deep.
     let spec = Spec { root: Root::start(), depth: u32::from(first % 4) };
-    let stopped = count_tree(path, open(data, None), DEFAULT_CHUNK_SIZE, |_| false, || {
-        Explorer::new(spec.clone(), usize::MAX)
-    });
-    let whole = count_tree(path, open(data, Some(path)), small, |i| (first >> (i % 8)) & 1 == 1, || {
-        Explorer::exhaustive(spec.clone(), usize::MAX)
-    });
+    let stopped = count_tree(
+        path,
+        open(data, None),
+        DEFAULT_CHUNK_SIZE,
+        |_| false,
+        || Explorer::new(spec.clone(), usize::MAX),
+    );
+    let whole = count_tree(
+        path,
+        open(data, Some(path)),
+        small,
+        |i| (first >> (i % 8)) & 1 == 1,
+        || Explorer::exhaustive(spec.clone(), usize::MAX),
+    );
     let rows = tree::report::rows(&stopped, 0);
     assert_eq!(rows, tree::report::rows(&whole, 0), "{}: tree", what("dealt, whole"));
     let mut partial = Vec::new();
