@@ -8,7 +8,7 @@
 //! python-chess accepts them.
 
 use shakmaty::{
-    CastlingSide, File, Move, Rank, Role, Square,
+    CastlingSide, File, KnownOutcome, Move, Outcome, Position, Rank, Role, Square,
     san::{San, SanError, SanPlus, Suffix},
     uci::UciMove,
 };
@@ -248,7 +248,9 @@ fn overspecified<P: Replayable>(
     written: &[u8],
     in_check: Option<bool>,
 ) -> Option<&'static str> {
-    if written.first() == Some(&b'P') {
+    // A pawn drop is written `P@g4` by lichess and python-chess: standard
+    // for drops, which SAN proper does not cover.
+    if written.first() == Some(&b'P') && written.get(1) != Some(&b'@') {
         return Some("pawn written with P");
     }
     let San::Normal { role, file, rank, capture, .. } = san else {
@@ -264,11 +266,33 @@ fn overspecified<P: Replayable>(
 
 /// Whether the suffix written after a move agrees with the position it
 /// reached: `+` for check, nothing without check. Mate (`#`) is judged by the
-/// caller, which knows whether another move followed.
-pub fn check_suffix_ok(suffix: Option<Suffix>, gives_check: bool) -> bool {
+/// caller, which knows whether another move followed. A move that wins by a
+/// variant's own rule (`variant_win`: an exploded king, a king on the hill,
+/// a third check, no pieces left in antichess) may be marked `#`, as
+/// lichess and python-chess mark it, though it need not check.
+pub fn check_suffix_ok(suffix: Option<Suffix>, gives_check: bool, variant_win: bool) -> bool {
     match suffix {
         None => !gives_check,
+        Some(Suffix::Checkmate) if variant_win => true,
         Some(Suffix::Check) | Some(Suffix::Checkmate) => gives_check,
+    }
+}
+
+/// Whether the game ended at `pos` with a win by its variant's own rule
+/// (never for standard chess, whose only win on the board is mate).
+pub fn variant_win<P: Position>(pos: &P) -> bool {
+    matches!(pos.variant_outcome(), Outcome::Known(KnownOutcome::Decisive { .. }))
+}
+
+/// The suffix a move that reached `pos` is written with: `#` for mate and
+/// for a win by the variant's own rule, `+` for check. The variant's win
+/// is marked `#` because lichess and python-chess (`Board.san`) mark it
+/// so, and a game `fmt` writes must read back without a warning.
+pub fn suffix_of<P: Position>(pos: &P) -> Option<Suffix> {
+    match Suffix::from_position(pos) {
+        Some(Suffix::Checkmate) => Some(Suffix::Checkmate),
+        _ if variant_win(pos) => Some(Suffix::Checkmate),
+        suffix => suffix,
     }
 }
 

@@ -31,3 +31,4 @@ mod schema;
 mod stats;
 mod util;
 mod validate;
+mod variants;
