@@ -95,7 +95,11 @@ impl Config {
     fn new(input: &InputArgs, replay: ReplayOptions) -> Config {
         let source::Expanded { files, loops } = source::expand(&input.files, input.recursive);
         let replay = ReplayOptions { variations: replay.variations || input.variations, ..replay };
-        let jobs = input.jobs.map_or_else(rayon::current_num_threads, usize::from);
+        // `-j 0` is every core, as in ripgrep.
+        let jobs = match input.jobs {
+            None | Some(0) => rayon::current_num_threads(),
+            Some(jobs) => usize::from(jobs),
+        };
         let chunk_size = input
             .chunk_size
             .map_or(DEFAULT_CHUNK_SIZE, |size| size.try_into().unwrap_or(usize::MAX));
