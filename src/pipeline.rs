@@ -303,6 +303,7 @@ fn deliver<T>(
                         return Ok(ControlFlow::Break(()));
                     }
                 }
+                sink.chunk_end()?;
                 index += count.games;
                 summary.read += count.games;
                 lines_before += count.lines;

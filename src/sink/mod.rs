@@ -30,6 +30,14 @@ pub trait Sink<T = ()> {
         report_input_error(error)
     }
 
+    /// Called after the records of each chunk of input. A sink that
+    /// writes flushes here: what it found shows while the input is still
+    /// read (`arbiter validate big.pgn | head -3`), and a closed output
+    /// ends the run at the next chunk that writes, not at the end.
+    fn chunk_end(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+
     /// Called once after the last record.
     fn finish(&mut self) -> io::Result<()> {
         Ok(())
@@ -43,6 +51,10 @@ impl<T, S: Sink<T> + ?Sized> Sink<T> for Box<S> {
 
     fn input_error(&mut self, error: &InputError) -> io::Result<()> {
         (**self).input_error(error)
+    }
+
+    fn chunk_end(&mut self) -> io::Result<()> {
+        (**self).chunk_end()
     }
 
     fn finish(&mut self) -> io::Result<()> {
@@ -76,6 +88,10 @@ impl<T, S: Sink<T>> Sink<T> for Limit<S> {
 
     fn input_error(&mut self, error: &InputError) -> io::Result<()> {
         self.sink.input_error(error)
+    }
+
+    fn chunk_end(&mut self) -> io::Result<()> {
+        self.sink.chunk_end()
     }
 
     fn finish(&mut self) -> io::Result<()> {
