@@ -102,5 +102,10 @@ impl<T, S: Sink<T>> Sink<T> for Limit<S> {
 /// Writes one line about an unreadable input to standard error.
 pub fn report_input_error(error: &InputError) -> io::Result<()> {
     use io::Write;
-    writeln!(io::stderr().lock(), "arbiter: error: cannot read {error}")
+    let not_pgn = error.source.get_ref().is_some_and(|e| e.is::<crate::pgn::sniff::NotPgn>());
+    if not_pgn {
+        writeln!(io::stderr().lock(), "arbiter: error: {error}")
+    } else {
+        writeln!(io::stderr().lock(), "arbiter: error: cannot read {error}")
+    }
 }
