@@ -440,4 +440,35 @@ mod tests {
             assert_eq!(parse(garbage.as_bytes()), Written::Garbage, "{garbage}");
         }
     }
+
+    /// The variant's win is marked `#` (python-chess's `Board.san` gives
+    /// `Nxf7#` here: the black king on e8 explodes); a plain variant move
+    /// is marked as in chess; a pawn drop written `P@e4` is standard.
+    #[test]
+    fn a_variant_win_is_marked_mate_and_a_pawn_drop_may_say_p() {
+        use shakmaty::variant::{Variant, VariantPosition};
+        let atomic = |fen: &str| {
+            let setup = Fen::from_ascii(fen.as_bytes()).unwrap().into_setup();
+            VariantPosition::from_setup(Variant::Atomic, setup, CastlingMode::Standard).unwrap()
+        };
+        let mut pos = atomic("rnbqkbnr/1ppppppp/8/p3N3/8/8/PPPPPPPP/RNBQKB1R w KQkq - 0 3");
+        let m = San::from_ascii(b"Nxf7").unwrap().to_move(&pos).unwrap();
+        pos.play_unchecked(m);
+        assert!(variant_win(&pos));
+        assert_eq!(suffix_of(&pos), Some(Suffix::Checkmate));
+        assert!(check_suffix_ok(Some(Suffix::Checkmate), false, true));
+        assert!(!check_suffix_ok(Some(Suffix::Checkmate), false, false));
+        assert!(!check_suffix_ok(Some(Suffix::Check), false, true));
+        assert_eq!(suffix_of(&atomic("8/8/8/8/8/8/8/K6k w - - 0 1")), None);
+
+        let house = "r3k3/8/8/8/8/8/8/4K3[P] w - - 0 1";
+        let setup = Fen::from_ascii(house.as_bytes()).unwrap().into_setup();
+        let pos = VariantPosition::from_setup(Variant::Crazyhouse, setup, CastlingMode::Standard)
+            .unwrap();
+        for word in ["P@e4", "@e4"] {
+            let Written::Move { san_plus, .. } = parse(word.as_bytes()) else { panic!("{word}") };
+            let r = resolve(&pos, san_plus.san, word.as_bytes(), None).unwrap();
+            assert_eq!((r.m.to(), r.nonstandard), (Square::E4, None), "{word}");
+        }
+    }
 }
