@@ -99,8 +99,9 @@ pub struct InputArgs {
     /// Also validate moves inside variations, each from where it branches.
     #[arg(long)]
     pub variations: bool,
-    /// Worker threads [default: number of cores].
-    #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    /// Worker threads; 0 means one per core, as does leaving it out
+    /// [default: number of cores].
+    #[arg(long, short = 'j', value_name = "N")]
     pub jobs: Option<u16>,
     /// Target chunk size in bytes (for testing chunk boundaries).
     #[arg(long, hide = true, value_name = "BYTES", value_parser = clap::value_parser!(u64).range(1..))]

@@ -21,6 +21,8 @@ pub struct Config {
     pub files: Vec<PathBuf>,
     /// Symbolic links skipped in directories because they loop.
     pub loops: Vec<String>,
+    /// Directories given in which no PGN file was found.
+    pub without_pgn: Vec<String>,
     /// How games are replayed.
     pub replay: ReplayOptions,
     /// How input is read and spread over threads.
@@ -88,6 +90,7 @@ impl Config {
                 return Ok(Config {
                     files: Vec::new(),
                     loops: Vec::new(),
+                    without_pgn: Vec::new(),
                     replay,
                     pipeline,
                     selection: Selection::everything(),
@@ -102,15 +105,20 @@ impl Config {
     /// The configuration of the input arguments `input`, with `replay`
     /// asked for by the command (`--variations` adds to it).
     fn new(input: &InputArgs, replay: ReplayOptions) -> Config {
-        let source::Expanded { files, loops } = source::expand(&input.files, input.recursive);
+        let source::Expanded { files, loops, without_pgn } =
+            source::expand(&input.files, input.recursive);
         let replay = ReplayOptions { variations: replay.variations || input.variations, ..replay };
-        let jobs = input.jobs.map_or_else(rayon::current_num_threads, usize::from);
+        // `-j 0` is every core, as in ripgrep.
+        let jobs = match input.jobs {
+            None | Some(0) => rayon::current_num_threads(),
+            Some(jobs) => usize::from(jobs),
+        };
         let chunk_size = input
             .chunk_size
             .map_or(DEFAULT_CHUNK_SIZE, |size| size.try_into().unwrap_or(usize::MAX));
         let pipeline = PipelineOptions { jobs, chunk_size };
         let selection = Selection::everything();
-        Config { files, loops, replay, pipeline, selection, quiet: input.quiet }
+        Config { files, loops, without_pgn, replay, pipeline, selection, quiet: input.quiet }
     }
 }
 

@@ -61,6 +61,15 @@ impl Run {
                 );
             }
         }
+        for dir in &config.without_pgn {
+            // Most likely a wrong path, or files not named `.pgn`; a
+            // warning, as ripgrep warns when it searched no file: the
+            // status stays what the games decide.
+            #[allow(clippy::print_stderr)]
+            {
+                eprintln!("arbiter: warning: no PGN file found in {dir}");
+            }
+        }
         let progress = Progress::new(!config.quiet, source::total_size(&config.files));
         Run { config, progress }
     }

@@ -15,6 +15,8 @@
 //! tie-breaks.
 //! `games`: the CSV reads back as the records; `--tags`.
 //! `dupes`: the planted duplicates of fixtures/dupes, `--unique`, memory.
+//! `streaming`: findings while the input is read; a closed output ends
+//! the run.
 //! `schema`: `games`' records and CSV header are docs/GUIDE.md's schema.
 
 mod bad_input;
@@ -30,6 +32,8 @@ mod progress;
 mod rules;
 mod schema;
 mod stats;
+mod streaming;
 mod tree;
 mod util;
 mod validate;
+mod variants;
