@@ -263,19 +263,22 @@ fn produce(
                 continue;
             }
         };
+        // A binary file given by mistake is skipped whole, with one line,
+        // rather than read as thousands of broken games; judged by its
+        // first bytes, whatever the chunks.
+        let (head, input) = input.peek(sniff::HEAD);
+        if !sniff::looks_like_pgn(&head) {
+            let source = io::Error::new(io::ErrorKind::InvalidData, sniff::NotPgn);
+            if !send(Work::Failed(InputError { path: source::display(path), source })) {
+                return;
+            }
+            continue;
+        }
         let mut chunker =
             Chunker::new(Arc::from(source::display(path)), input, chunk_size, observer.clone());
-        let mut first = true;
         let last = loop {
             match chunker.next_chunk() {
-                // A binary file given by mistake is skipped whole, with one
-                // line, rather than read as thousands of broken games.
-                Ok(Some(chunk)) if first && !sniff::looks_like_pgn(chunk.bytes()) => {
-                    let source = io::Error::new(io::ErrorKind::InvalidData, sniff::NotPgn);
-                    break Work::Failed(InputError { path: source::display(path), source });
-                }
                 Ok(Some(chunk)) => {
-                    first = false;
                     if !send(Work::Chunk(chunk)) {
                         return;
                     }

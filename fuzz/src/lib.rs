@@ -21,7 +21,7 @@ use std::{
 use arbiter::{
     diagnostic::{Reported, WithFindings, text::DiagnosticsSink},
     export::Export,
-    pgn::{chunk::Chunker, tags::TagList},
+    pgn::{chunk::Chunker, sniff, tags::TagList},
     record::GameRecord,
     replay::{ReplayOptions, Replayer, observer::Observer},
     sink::{CsvSink, JsonlSink, PgnSink, Sink, Summary},
@@ -84,9 +84,17 @@ pub fn run<O: Observer>(
     observer: &mut O,
     sink: &mut dyn Sink<O::Output>,
 ) -> Summary {
+    let mut summary = Summary::default();
+    // An input that does not look like PGN is skipped whole, an input
+    // error, as the pipeline skips it.
+    let (head, input) = input.peek(sniff::HEAD);
+    if !sniff::looks_like_pgn(&head) {
+        summary.input_errors = 1;
+        sink.finish().expect("sinks into memory do not fail");
+        return summary;
+    }
     let mut chunker = Chunker::new(Arc::from(name), input, chunk_size, Arc::new(drop));
     let mut replayer = Replayer::new(options);
-    let mut summary = Summary::default();
     let (mut index, mut lines_before) = (0, 0);
     while let Some(chunk) = chunker.next_chunk().expect("bytes in memory are read") {
         let mut games = Vec::new();
@@ -113,6 +121,10 @@ pub fn run<O: Observer>(
 /// `deal` (given the chunk's number) to one of two workers, which are
 /// merged at the end: the merges `pipeline::fold` makes, on this thread.
 pub fn fold(name: &str, input: Input, chunk_size: usize, deal: impl Fn(usize) -> bool) -> Stats {
+    let (head, input) = input.peek(sniff::HEAD);
+    if !sniff::looks_like_pgn(&head) {
+        return Counter::default().counted.finish();
+    }
     let mut chunker = Chunker::new(Arc::from(name), input, chunk_size, Arc::new(drop));
     let mut replayer = Replayer::new(ReplayOptions::default());
     let mut workers = [Counter::default(), Counter::default()];

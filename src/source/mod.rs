@@ -34,6 +34,37 @@ impl std::fmt::Debug for Input {
     }
 }
 
+impl Input {
+    /// The input's first `n` bytes (fewer when it is shorter), and the
+    /// input whole again: a stream's bytes are read and put back in front
+    /// of it, so that whatever reads it next sees the same bytes however
+    /// it cuts them. A read error is held back for the reader after them.
+    pub fn peek(self, n: usize) -> (Vec<u8>, Input) {
+        match self {
+            Input::Mapped(map) => (map[..map.len().min(n)].to_vec(), Input::Mapped(map)),
+            Input::Stream(mut rdr) => {
+                let mut head = Vec::with_capacity(n);
+                let error = (&mut rdr).take(n as u64).read_to_end(&mut head).err();
+                let front = io::Cursor::new(head.clone());
+                let rest: Box<dyn Read + Send> = match error {
+                    None => Box::new(front.chain(rdr)),
+                    Some(error) => Box::new(front.chain(HeldError(Some(error)))),
+                };
+                (head, Input::Stream(rest))
+            }
+        }
+    }
+}
+
+/// A reader that fails once with the error it holds, then is empty.
+struct HeldError(Option<io::Error>);
+
+impl Read for HeldError {
+    fn read(&mut self, _buf: &mut [u8]) -> io::Result<usize> {
+        self.0.take().map_or(Ok(0), Err)
+    }
+}
+
 /// An input that could not be opened or read.
 #[derive(Debug, thiserror::Error)]
 #[error("{path}: {source}")]
@@ -182,4 +213,40 @@ fn stream(mut rdr: Box<dyn Read + Send>, path: Option<&Path>) -> io::Result<Inpu
         Some(format) => format.decoder(rdr)?,
         None => Box::new(rdr),
     }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Ten bytes, then a read error.
+    struct Broken(bool);
+
+    impl Read for Broken {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            if std::mem::replace(&mut self.0, true) {
+                return Err(io::Error::other("cut short"));
+            }
+            buf[..10].copy_from_slice(b"[Event \"x\"");
+            Ok(10)
+        }
+    }
+
+    fn read_all(input: Input) -> (Vec<u8>, Option<String>) {
+        let Input::Stream(mut rdr) = input else { panic!("a stream") };
+        let mut bytes = Vec::new();
+        let error = rdr.read_to_end(&mut bytes).err().map(|e| e.to_string());
+        (bytes, error)
+    }
+
+    #[test]
+    fn a_peeked_stream_reads_whole_again_and_keeps_its_error() {
+        let bytes: Vec<u8> = (0..3000u32).map(|i| (i % 251) as u8).collect();
+        let (head, input) = Input::Stream(Box::new(io::Cursor::new(bytes.clone()))).peek(1024);
+        assert_eq!(head, bytes[..1024]);
+        assert_eq!(read_all(input), (bytes, None));
+        let (head, input) = Input::Stream(Box::new(Broken(false))).peek(1024);
+        assert_eq!(head, b"[Event \"x\"");
+        assert_eq!(read_all(input), (head, Some("cut short".to_owned())));
+    }
 }
