@@ -57,7 +57,11 @@ const MAX_WORDS: usize = 8;
 /// Whether two folded names can be one person's: the shorter has at least
 /// two words, each matching a distinct word of the longer either exactly
 /// or as its initial, and at least one word of two letters or more matches
-/// exactly. Equal names after sorting their words are one person's too.
+/// exactly. A whole word of the shorter may stand for an initial of the
+/// longer only when every whole word of the longer is matched too
+/// (`Kasparov, G. K.` ~ `Garry Kasparov`, but `Brooks, Michael A` is not
+/// `Adams, Michael`). Equal names after sorting their words are one
+/// person's too.
 pub fn compatible(a: &[String], b: &[String]) -> bool {
     let (short, long) = if a.len() <= b.len() { (a, b) } else { (b, a) };
     // (Word lists of different lengths are never the same words.)
@@ -67,12 +71,25 @@ pub fn compatible(a: &[String], b: &[String]) -> bool {
     if short.len() < 2 || long.len() > MAX_WORDS {
         return false;
     }
-    assign(short, long, &mut [false; MAX_WORDS], false)
+    assign(short, long, &mut [false; MAX_WORDS], false, false)
 }
 
-/// Backtracking match of the words of `rest` to unused words of `long`.
-fn assign(rest: &[String], long: &[String], used: &mut [bool; MAX_WORDS], exact: bool) -> bool {
-    let Some((word, rest)) = rest.split_first() else { return exact };
+/// Backtracking match of the words of `rest` to unused words of `long`;
+/// `exact` once a whole word matched itself, `widened` once a whole word
+/// matched an initial.
+fn assign(
+    rest: &[String],
+    long: &[String],
+    used: &mut [bool; MAX_WORDS],
+    exact: bool,
+    widened: bool,
+) -> bool {
+    let whole = |w: &str| w.chars().nth(1).is_some();
+    let Some((word, rest)) = rest.split_first() else {
+        // An initial of the longer name stood for a whole word: its whole
+        // words must all be someone's.
+        return exact && (!widened || long.iter().zip(used.iter()).all(|(w, &u)| u || !whole(w)));
+    };
     for (j, other) in long.iter().enumerate() {
         if used[j] {
             continue;
@@ -84,7 +101,9 @@ fn assign(rest: &[String], long: &[String], used: &mut [bool; MAX_WORDS], exact:
         };
         if same || initial(word, other) || initial(other, word) {
             used[j] = true;
-            if assign(rest, long, used, exact || (same && word.chars().nth(1).is_some())) {
+            let exact = exact || (same && whole(word));
+            let widened = widened || (!same && whole(word) && initial(other, word));
+            if assign(rest, long, used, exact, widened) {
                 return true;
             }
             used[j] = false;

@@ -289,6 +289,8 @@ mod tests {
             ("Carlsen, Magnus", "Carlsén, Magnus"),
             ("Carlsen, Magnus", "M. Carlsen"),
             ("Carlsen, Magnus Oen", "Carlsen, M"),
+            ("Kasparov, G. K.", "Garry Kasparov"),
+            ("Kasparov, Garry Kimovich", "Garry Kasparov"),
         ] {
             assert!(same_person(a, b), "{a} ~ {b}");
         }
@@ -297,6 +299,9 @@ mod tests {
             ("Carlsen, Magnus", "Carlsen"),
             ("Li, C", "Wang, C"),
             ("M, C", "Magnus Carlsen"),
+            // A surname is not an initial of another player's name.
+            ("Adams, Michael", "Brooks, Michael A"),
+            ("Adams, Michael", "Rohde Michael A (USA)"),
         ] {
             assert!(!same_person(a, b), "{a} !~ {b}");
         }
