@@ -291,9 +291,20 @@ pub struct ValidateArgs {
     /// Leave out the findings of this code (`W301` or `missing-tag`; may be
     /// repeated): they are not shown (with `--format jsonl`, a game whose
     /// findings are all left out is not printed), and an error left out
-    /// does not fail the run.
+    /// does not fail the run. Adds to `disable` in the `[validate]` table
+    /// of the configuration file.
     #[arg(long, value_name = "CODE")]
     pub disable: Vec<String>,
+    /// Show at most N findings of each code; the summary counts them all
+    /// and says how many were not shown (with `--format jsonl`, a game is
+    /// printed when one of its findings is shown). The exit status does
+    /// not change.
+    #[arg(long, value_name = "N")]
+    pub max_per_code: Option<u64>,
+    /// Configuration file [default: arbiter.toml in the current directory,
+    /// if there is one].
+    #[arg(long, value_name = "PATH")]
+    pub config: Option<PathBuf>,
 }
 
 /// Output formats of `validate`.

@@ -12,7 +12,12 @@ mod merge;
 mod stats;
 mod validate;
 
-use std::io;
+use std::{
+    fs, io,
+    path::{Path, PathBuf},
+};
+
+use anyhow::Context;
 
 use crate::{
     cli::Command,
@@ -24,6 +29,7 @@ use crate::{
     select::Selected,
     sink::{Sink, Summary},
     source,
+    tournament::check::config::{self, Config as FileConfig},
 };
 
 /// Runs a parsed command line.
@@ -77,4 +83,21 @@ impl Run {
             pipeline::run(files, *replay, *pipeline, &self.progress, selected, sink)
         }
     }
+}
+
+/// Reads the configuration file: `path` when given (it must exist), else
+/// `arbiter.toml` in the current directory when there is one.
+fn load_config(path: Option<&Path>) -> anyhow::Result<FileConfig> {
+    let (path, required) = match path {
+        Some(path) => (path.to_path_buf(), true),
+        None => (PathBuf::from(config::FILE_NAME), false),
+    };
+    let text = match fs::read_to_string(&path) {
+        Ok(text) => text,
+        Err(error) if !required && error.kind() == io::ErrorKind::NotFound => {
+            return Ok(FileConfig::default());
+        }
+        Err(error) => return Err(error).with_context(|| format!("reading {}", path.display())),
+    };
+    FileConfig::parse(&text).with_context(|| format!("in {}", path.display()))
 }
