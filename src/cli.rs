@@ -9,7 +9,8 @@ use crate::tournament::crosstable::{MAX_PLAYERS, MAX_ROUNDS};
 
 /// Applies the FIDE Laws of Chess to PGN game collections.
 #[derive(Debug, Parser)]
-#[command(name = "arbiter", version, about, long_about = None)]
+// The version names the commit built from, when known (build.rs).
+#[command(name = "arbiter", version = env!("ARBITER_VERSION"), about, long_about = None)]
 pub struct Cli {
     /// What to do.
     #[command(subcommand)]
@@ -72,6 +73,32 @@ pub enum Command {
     /// group. Exit status: 0 whether or not there are duplicates, 2 for
     /// usage errors or unreadable inputs.
     Dupes(DupesArgs),
+    /// Print a shell completion script for SHELL on standard output.
+    ///
+    /// For bash: `arbiter completions bash > ~/.local/share/bash-completion/completions/arbiter`;
+    /// zsh: into a directory of `$fpath`, as `_arbiter`; fish:
+    /// `~/.config/fish/completions/arbiter.fish`.
+    Completions(CompletionsArgs),
+    /// Print the manual page (roff) on standard output: `arbiter man >
+    /// arbiter.1`, or `arbiter man | man -l -`; `arbiter man validate`
+    /// prints the page of `arbiter-validate`.
+    Man(ManArgs),
+}
+
+/// Arguments of `man`.
+#[derive(Debug, Args)]
+pub struct ManArgs {
+    /// A subcommand, for its own page [default: the page of arbiter].
+    #[arg(value_name = "COMMAND")]
+    pub command: Option<String>,
+}
+
+/// Arguments of `completions`.
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
 }
 
 /// Inputs and how to read them (shared by every subcommand).

@@ -8,6 +8,7 @@ mod dupes;
 mod filter;
 mod fmt;
 mod games;
+mod generate;
 mod merge;
 mod stats;
 mod validate;
@@ -45,6 +46,8 @@ pub fn run(command: Command) -> anyhow::Result<ExitStatus> {
         Command::Merge(args) => merge::run(args),
         Command::Fmt(args) => fmt::run(args, &run),
         Command::Dupes(args) => dupes::run(args, &run),
+        Command::Completions(args) => generate::completions(args.shell),
+        Command::Man(args) => generate::man(args.command.as_deref()),
     }
 }
 

@@ -14,6 +14,7 @@
 //! tie-breaks.
 //! `games`: the CSV reads back as the records; `--tags`.
 //! `dupes`: the planted duplicates of fixtures/dupes, `--unique`, memory.
+//! `generate`: shell completions, the manual page, `--version`.
 //! `schema`: `games`' records and CSV header are docs/GUIDE.md's schema.
 
 mod bad_input;
@@ -23,6 +24,7 @@ mod dupes;
 mod filter;
 mod fmt;
 mod games;
+mod generate;
 mod hostile;
 mod paths;
 mod progress;
