@@ -43,7 +43,7 @@ pub(super) fn run(args: CheckArgs, run: &super::Run) -> anyhow::Result<ExitStatu
         CheckFormat::Sarif => Format::Sarif,
     };
     let records = &collect.records;
-    report::render(&report, records, format, &mut io::stdout().lock())?;
+    report::render(&report, records, format, &run.palette, &mut io::stdout().lock())?;
     // The summary goes with text diagnostics, or to stderr beside data.
     let mut summary_wtr: Box<dyn Write> = match format {
         Format::Text => Box::new(io::stdout().lock()),

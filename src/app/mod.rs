@@ -21,8 +21,9 @@ use std::{
 use anyhow::Context;
 
 use crate::{
-    cli::Command,
+    cli::{Cli, ColorWhen, Command},
     config::Config,
+    diagnostic::text::Palette,
     exit::ExitStatus,
     pipeline,
     progress::Progress,
@@ -34,8 +35,18 @@ use crate::{
 };
 
 /// Runs a parsed command line.
-pub fn run(command: Command) -> anyhow::Result<ExitStatus> {
-    let run = Run::new(Config::of(&command)?);
+pub fn run(cli: Cli) -> anyhow::Result<ExitStatus> {
+    let Cli { command, color } = cli;
+    let palette = match color {
+        ColorWhen::Always => Palette::COLORED,
+        ColorWhen::Never => Palette::PLAIN,
+        // anstream's rules: NO_COLOR, CLICOLOR(_FORCE), TERM, a terminal.
+        ColorWhen::Auto => match anstream::AutoStream::choice(&io::stdout()) {
+            anstream::ColorChoice::Never => Palette::PLAIN,
+            _ => Palette::COLORED,
+        },
+    };
+    let run = Run { palette, ..Run::new(Config::of(&command)?) };
     match command {
         Command::Validate(args) => validate::run(args, &run),
         Command::Games(args) => games::run(args, &run),
@@ -51,10 +62,12 @@ pub fn run(command: Command) -> anyhow::Result<ExitStatus> {
     }
 }
 
-/// A run's configuration and its progress bar.
+/// A run's configuration, its progress bar and the colours of its
+/// diagnostics.
 struct Run {
     config: Config,
     progress: Progress,
+    palette: Palette,
 }
 
 impl Run {
@@ -69,7 +82,7 @@ impl Run {
             }
         }
         let progress = Progress::new(!config.quiet, source::total_size(&config.files));
-        Run { config, progress }
+        Run { config, progress, palette: Palette::PLAIN }
     }
 
     /// Runs the pipeline with `observer` and `sink`.

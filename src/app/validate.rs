@@ -29,6 +29,7 @@ pub(super) fn run(args: ValidateArgs, run: &super::Run) -> anyhow::Result<ExitSt
         (run.games(|| (), &mut sink)?, sink.reported)
     } else {
         let mut sink = DiagnosticsSink::new(stdout, reported);
+        sink.palette = run.palette;
         (run.games(|| (), &mut sink)?, sink.reported)
     };
     // The summary goes with the diagnostics, or to stderr beside JSON Lines.

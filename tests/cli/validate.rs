@@ -597,3 +597,58 @@ fn r21_the_summary_s_categories_add_up() {
     let line = "8 games in 1 file: 2 without errors, 6 with errors (0 with an invalid move or start), 2 with warnings";
     assert!(run.stdout.contains(line), "{}", run.stdout);
 }
+
+// ------------------------------------------------------------------ colour
+
+/// `--color always` colours diagnostics: the error red, warnings yellow,
+/// codes and places bold; by default (not a terminal here) and with
+/// `--color never` there is no escape; NO_COLOR turns `auto` off but not
+/// `always`. The words are the same either way.
+#[test]
+fn color_always_colours_errors_and_warnings_and_auto_does_not_into_a_pipe() {
+    let path = fixture("sample.pgn");
+    let colored = run(&["validate", "--color", "always", &path]);
+    assert_eq!(colored.code, Some(1));
+    let error = colored.stdout.lines().find(|l| l.contains("E101")).expect("the error line");
+    assert_eq!(
+        error,
+        format!(
+            "\x1b[1m{path}:4546\x1b[0m: \x1b[1m\x1b[31merror\x1b[0m[\x1b[1mE101 illegal-move\x1b[0m]: \
+             game 207 (Example, Alice - Example, Bob, round 1): 11. Nxe5+: illegal move"
+        )
+    );
+    let warning = colored.stdout.lines().find(|l| l.contains("W128")).expect("a warning line");
+    assert!(warning.contains("\x1b[1m\x1b[33mwarning\x1b[0m"), "{warning:?}");
+    let plain = run(&["validate", &path]);
+    assert!(!plain.stdout.contains('\x1b'), "{}", plain.stdout);
+    assert_eq!(strip_escapes(&colored.stdout), plain.stdout);
+    assert_eq!(run(&["validate", "--color", "never", &path]).stdout, plain.stdout);
+    // `check` colours its diagnostics the same way.
+    let check = run(&["check", "--color", "always", &path]);
+    assert!(check.stdout.contains("\x1b[1m\x1b[33mwarning\x1b[0m"), "{}", check.stdout);
+    let no_color = |when: &str| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_arbiter"))
+            .args(["validate", "--color", when, &path])
+            .env("NO_COLOR", "1")
+            .env("CLICOLOR_FORCE", "1")
+            .output()
+            .expect("the arbiter binary runs");
+        String::from_utf8(out.stdout).expect("UTF-8 output")
+    };
+    assert_eq!(no_color("auto"), plain.stdout);
+    assert_eq!(no_color("always"), colored.stdout);
+    assert_eq!(run(&["validate", "--color", "sometimes", &path]).code, Some(2));
+}
+
+/// `text` without its ANSI escapes (`ESC [ ... m`).
+fn strip_escapes(text: &str) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(start) = rest.find('\x1b') {
+        out.push_str(&rest[..start]);
+        let end = rest[start..].find('m').expect("an escape ends with m");
+        rest = &rest[start + end + 1..];
+    }
+    out.push_str(rest);
+    out
+}
