@@ -17,6 +17,7 @@
 #![no_main]
 
 use arbiter::{
+    diagnostic::text::Palette,
     export::{Export, Exporter},
     pipeline::{self, DEFAULT_CHUNK_SIZE, PipelineOptions},
     progress::Progress,
@@ -145,7 +146,9 @@ fn tournament(games: &[Game], summary: &Summary) {
         let report = check::check(games, &options);
         for format in [Format::Text, Format::Jsonl, Format::Sarif] {
             if format != Format::Sarif || sarif {
-                report::render(&report, games, format, &mut out).expect("into memory");
+                // Coloured: the escapes are written around every part.
+                let palette = Palette::COLORED;
+                report::render(&report, games, format, &palette, &mut out).expect("into memory");
             }
         }
         report::summary(&report, games.len(), 1, &options.disabled, &mut out).expect("into memory");
