@@ -13,6 +13,7 @@
 #   arbiter validate --jobs 1 -q FILE                 one worker thread
 #   arbiter validate -q FILE                          all cores
 #   arbiter stats -q FILE                             once `arbiter stats` exists
+#   arbiter tree -q FILE, and --depth 8               once `arbiter tree` exists
 #   pgn-reader 0.29 examples: stats (parse only,      built from the crates.io
 #     the parsing floor), validate, parallel_validate crate, never committed
 #   pgn-extract -r -s FILE                            Debian package
@@ -131,6 +132,10 @@ else
         arbiter_why="cargo build --release failed: $(last_line "$tmp/arbiter-build.log")"
     fi
     arbiter_rev=$(cd "$repo" && git describe --always --dirty 2>/dev/null)
+fi
+arbiter_tree=0
+if [[ -z $arbiter_why ]] && "$arbiter" tree --help >/dev/null 2>&1; then
+    arbiter_tree=1
 fi
 arbiter_stats=0
 if [[ -z $arbiter_why ]] && "$arbiter" stats --help >/dev/null 2>&1; then
@@ -400,10 +405,19 @@ bench_file() {
         else
             na 'arbiter stats' "$raw" 'n/a (no stats command yet)'
         fi
+        if ((arbiter_tree)); then
+            row "arbiter tree -q ($jobs_all threads)" "$raw" "$games" "$plain_bytes" "$raw_packed" 0 \
+                "$arbiter" tree -q "$file"
+            row "arbiter tree -q --depth 8 ($jobs_all threads)" "$raw" "$games" "$plain_bytes" \
+                "$raw_packed" 0 "$arbiter" tree -q --depth 8 "$file"
+        else
+            na 'arbiter tree' "$raw" 'n/a (no tree command yet)'
+        fi
     else
         na 'arbiter validate --jobs 1 -q' "$raw" "unavailable: $arbiter_why"
         na 'arbiter validate -q' "$raw" "unavailable: $arbiter_why"
         na 'arbiter stats' "$raw" "unavailable: $arbiter_why"
+        na 'arbiter tree' "$raw" "unavailable: $arbiter_why"
     fi
 
     if [[ -z $pr_why ]]; then

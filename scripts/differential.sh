@@ -23,6 +23,19 @@
 #    byte, whatever decides the selection (the record, the tags, the
 #    positions).
 #
+# 5. with pgn-extract installed (Debian package `pgn-extract`; without it the
+#    step is skipped, said on standard error), runs
+#    scripts/filter_vs_pgn_extract.py --strict: every game that `filter` and
+#    pgn-extract select differently (tags, a position, a material balance)
+#    on fixtures/bench and fixtures/select/pgn-extract.pgn must differ by one
+#    of the rules the README's "Against pgn-extract" explains.
+# 6. runs scripts/tree_oracle.py: `tree`'s positions and counts are a
+#    brute-force python-chess tally's, on fixtures/tree, fixtures/select,
+#    fixtures/bench and the random games, and on the first
+#    ARBITER_TREE_CORPUS_MAX (default 3000) games of each ../shared/corpus
+#    file when that directory is there (its absence is said on standard
+#    error).
+#
 # Exits non-zero on any mismatch. Needs python3 with python-chess
 # (`pip install chess`).
 set -euo pipefail
@@ -86,4 +99,25 @@ for file in fixtures/sample.pgn fixtures/select/predicates.pgn "$tmp/random.pgn"
         -- --invalid -- --elo 2000.. -- --result 1-0 -- --material KRPvKR \
         -- --fen "rnbqkbnr/pp2pppp/3p4/2p5/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 0 3"
 done
+
+against_pgn_extract() {
+    local out
+    if ! out=$("$py" scripts/filter_vs_pgn_extract.py --strict --arbiter "$arbiter" "$@"); then
+        echo "$out"
+        echo "differential: failed: filter and pgn-extract select differently by a rule not explained" >&2
+        exit 1
+    fi
+}
+if command -v pgn-extract >/dev/null 2>&1 || [ -x /usr/games/pgn-extract ]; then
+    against_pgn_extract fixtures/bench/*.pgn
+    against_pgn_extract --player Carlsen --line "e4 c5 Nf3 d6" --line "e4 Nf6 e5 d5" \
+        fixtures/select/pgn-extract.pgn
+    echo "differential: filter against pgn-extract: every difference explained" >&2
+else
+    echo "differential: filter against pgn-extract skipped: pgn-extract not found (apt-get install pgn-extract)" >&2
+fi
+
+"$py" scripts/tree_oracle.py --arbiter "$arbiter" --corpus ../shared/corpus \
+    --max-games "${ARBITER_TREE_CORPUS_MAX:-3000}" \
+    fixtures/tree/*.pgn fixtures/select/*.pgn fixtures/bench/*.pgn "$tmp/random.pgn"
 exec "$py" scripts/oracle.py --arbiter "$arbiter" --quiet "${max_args[@]}" "${files[@]}"

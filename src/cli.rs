@@ -70,8 +70,20 @@ pub enum Command {
     /// database can be counted on many machines.
     Stats(StatsArgs),
     /// Combine partials written by `stats --partial` into the outputs of
-    /// `stats` (the reduce step; merging is exact and order-free).
+    /// `stats`, or by `tree --partial` into those of `tree` (the reduce
+    /// step; merging is exact and order-free).
     Merge(MergeArgs),
+    /// The opening tree of a position (the start position by default):
+    /// every move played from it, with games, results, White's score,
+    /// draws, the players' mean rating, the performance of the side that
+    /// played it and the years; `--depth N` follows N plies.
+    ///
+    /// A position is one row however it was reached (transpositions are
+    /// merged), and a game counts once in it. `--fen` or `--moves` give the
+    /// root (not a predicate here); the other predicates select the games
+    /// (`--elo 2500..` for a masters' tree). `--partial` writes exact
+    /// counts that `arbiter merge` combines into the same outputs.
+    Tree(TreeArgs),
     /// Rewrite PGN in the PGN standard's export format.
     ///
     /// Tags in roster order then the rest, canonical SAN with correct +/#,
@@ -129,8 +141,9 @@ pub struct InputArgs {
     /// Also validate moves inside variations, each from where it branches.
     #[arg(long)]
     pub variations: bool,
-    /// Worker threads [default: number of cores].
-    #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    /// Worker threads; 0 means one per core, as does leaving it out
+    /// [default: number of cores].
+    #[arg(long, short = 'j', value_name = "N")]
     pub jobs: Option<u16>,
     /// Target chunk size in bytes (for testing chunk boundaries).
     #[arg(long, hide = true, value_name = "BYTES", value_parser = clap::value_parser!(u64).range(1..))]
@@ -479,13 +492,54 @@ pub struct StatsArgs {
 /// Arguments of `merge`.
 #[derive(Debug, Args)]
 pub struct MergeArgs {
-    /// Partials written by `stats --partial` or `merge --partial`; `-`
-    /// reads standard input, which may hold several one after another.
+    /// Partials written by `stats --partial`, `tree --partial` or `merge
+    /// --partial` (all of one kind); `-` reads standard input, which may
+    /// hold several one after another.
     #[arg(required = true, value_name = "PART")]
     pub parts: Vec<PathBuf>,
-    /// Outputs.
+    /// Outputs (for tree partials: `--csv DIR` writes DIR/tree.csv, `--csv
+    /// -` the CSV `tree --csv` prints; `--json`; `--partial`).
     #[command(flatten)]
     pub report: ReportArgs,
+    /// Tree partials: leave out positions of fewer games, as `tree
+    /// --min-games` does.
+    #[arg(long, value_name = "K")]
+    pub min_games: Option<u64>,
+}
+
+/// Arguments of `tree`.
+#[derive(Debug, Args)]
+pub struct TreeArgs {
+    /// Inputs.
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// Which games, and the root: `--fen FEN` (a position reached at any
+    /// ply, first time counted) or `--moves MOVES` (games that begin with
+    /// these moves).
+    #[command(flatten)]
+    pub select: SelectArgs,
+    /// Plies followed after the root (0: the root alone).
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub depth: u32,
+    /// Leave out positions of fewer than K games, and the positions shown
+    /// under them (the root is always shown).
+    #[arg(long, value_name = "K", default_value_t = 1)]
+    pub min_games: u64,
+    /// Most positions the tree may hold (about 300 bytes each per worker
+    /// thread, and as much again for the rows written); more is an error,
+    /// not a truncated tree.
+    #[arg(long, value_name = "N", default_value_t = crate::tree::DEFAULT_MAX_POSITIONS)]
+    pub max_positions: usize,
+    /// Write the rows as CSV on standard output, instead of the table.
+    #[arg(long, conflicts_with = "json")]
+    pub csv: bool,
+    /// Write the root and the rows as one JSON document on standard output.
+    #[arg(long)]
+    pub json: bool,
+    /// Write the exact counts to FILE (`-`: standard output) for `arbiter
+    /// merge`, instead of the rows.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["csv", "json"])]
+    pub partial: Option<PathBuf>,
 }
 
 /// What `stats` and `merge` write (tables on standard output by default).

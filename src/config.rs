@@ -21,6 +21,8 @@ pub struct Config {
     pub files: Vec<PathBuf>,
     /// Symbolic links skipped in directories because they loop.
     pub loops: Vec<String>,
+    /// Directories given in which no PGN file was found.
+    pub without_pgn: Vec<String>,
     /// How games are replayed.
     pub replay: ReplayOptions,
     /// How input is read and spread over threads.
@@ -68,6 +70,15 @@ impl Config {
             Command::Crosstable(args) => (&args.input, ReplayOptions::default(), &everything),
             Command::Stats(args) => (&args.input, ReplayOptions::default(), &args.select),
             Command::Dupes(args) => (&args.input, ReplayOptions::default(), &args.select),
+            // `--fen` and `--moves` are the tree's root, not predicates; a
+            // game is replayed only as far as the tree needs (its record,
+            // unread, is partial).
+            Command::Tree(args) => {
+                let selection =
+                    selection(&args.select, &[Key::Fen, Key::Moves]).map_err(anyhow::Error::msg)?;
+                let replay = ReplayOptions { early_stop: true, ..ReplayOptions::default() };
+                return Ok(Config { selection, ..Config::new(&args.input, replay) });
+            }
             // Variations are written too, so they are replayed.
             Command::Fmt(args) => (
                 &args.input,
@@ -80,6 +91,7 @@ impl Config {
                 return Ok(Config {
                     files: Vec::new(),
                     loops: Vec::new(),
+                    without_pgn: Vec::new(),
                     replay,
                     pipeline,
                     selection: Selection::everything(),
@@ -87,27 +99,32 @@ impl Config {
                 });
             }
         };
-        let selection = selection(select).map_err(anyhow::Error::msg)?;
+        let selection = selection(select, &[]).map_err(anyhow::Error::msg)?;
         Ok(Config { selection, ..Config::new(input, replay) })
     }
 
     /// The configuration of the input arguments `input`, with `replay`
     /// asked for by the command (`--variations` adds to it).
     fn new(input: &InputArgs, replay: ReplayOptions) -> Config {
-        let source::Expanded { files, loops } = source::expand(&input.files, input.recursive);
+        let source::Expanded { files, loops, without_pgn } =
+            source::expand(&input.files, input.recursive);
         let replay = ReplayOptions { variations: replay.variations || input.variations, ..replay };
-        let jobs = input.jobs.map_or_else(rayon::current_num_threads, usize::from);
+        // `-j 0` is every core, as in ripgrep.
+        let jobs = match input.jobs {
+            None | Some(0) => rayon::current_num_threads(),
+            Some(jobs) => usize::from(jobs),
+        };
         let chunk_size = input
             .chunk_size
             .map_or(DEFAULT_CHUNK_SIZE, |size| size.try_into().unwrap_or(usize::MAX));
         let pipeline = PipelineOptions { jobs, chunk_size };
         let selection = Selection::everything();
-        Config { files, loops, replay, pipeline, selection, quiet: input.quiet }
+        Config { files, loops, without_pgn, replay, pipeline, selection, quiet: input.quiet }
     }
 }
 
-/// The predicates of `args`, parsed.
-fn selection(args: &SelectArgs) -> Result<Selection, String> {
+/// The predicates of `args`, parsed, but for those of `except`.
+fn selection(args: &SelectArgs, except: &[Key]) -> Result<Selection, String> {
     let mut builder = select::Builder::default();
     builder.strict_material(args.material_strict).anchor(args.ply).flags(
         args.valid,
@@ -147,7 +164,7 @@ fn selection(args: &SelectArgs) -> Result<Selection, String> {
         (Key::FinalMaterial, &args.final_material),
         (Key::Moves, &args.moves),
     ];
-    for (key, values) in predicates {
+    for (key, values) in predicates.into_iter().filter(|(key, _)| !except.contains(key)) {
         builder.add(key, values)?;
     }
     Ok(builder.build())

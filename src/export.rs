@@ -11,10 +11,11 @@
 
 use shakmaty::{
     Color, Move, Position,
-    san::{San, SanPlus, Suffix},
+    san::{San, SanPlus},
 };
 
 use crate::{
+    chess::notation,
     pgn::{
         chunk::Chunk,
         tags::{self, ROSTER, TagList},
@@ -67,7 +68,8 @@ impl Observer for Formatter {
     /// The move in canonical SAN, with the suffix the new position calls for.
     fn after_move<P: Position>(&mut self, pos: &P, _m: &Move, _ply: u32, _mainline: bool) {
         if let Some((number, turn, san)) = self.next.take() {
-            self.writer.san(number, turn, SanPlus { san, suffix: Suffix::from_position(pos) });
+            let suffix = notation::suffix_of(pos);
+            self.writer.san(number, turn, SanPlus { san, suffix });
         }
     }
 

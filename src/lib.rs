@@ -9,11 +9,11 @@
 //!
 //! `replay` drives each game through these steps and shows it to an
 //! observer (`replay::observer`: `export::Exporter`, `openings::Classifier`,
-//! `stats::Counter`, `tournament::GameObserver`...); `pipeline::run` hands
-//! each record, in input order, to a sink, which may stop the run, and
-//! `pipeline::fold` merges per-worker aggregates. `app` has one file per
-//! command; `cli` and `config` are the command line before and after
-//! resolution. The layout is in docs/ARCHITECTURE.md.
+//! `stats::Counter`, `tree::Explorer`, `tournament::GameObserver`...);
+//! `pipeline::run` hands each record, in input order, to a sink, which may
+//! stop the run, and `pipeline::fold` merges per-worker aggregates. `app`
+//! has one file per command; `cli` and `config` are the command line
+//! before and after resolution. The layout is in docs/ARCHITECTURE.md.
 //!
 //! Glossary, used everywhere: `index` = 1-based game number in its file;
 //! `ply` = 1-based half-move (0 = the start position); `move_number` = the
@@ -41,3 +41,4 @@ pub mod stats;
 #[cfg(test)]
 mod testing;
 pub mod tournament;
+pub mod tree;

@@ -28,7 +28,10 @@ use std::{
 use rayon::iter::{ParallelBridge, ParallelIterator};
 
 use crate::{
-    pgn::chunk::{Chunk, Chunker},
+    pgn::{
+        chunk::{Chunk, Chunker},
+        sniff,
+    },
     progress::Progress,
     record::GameRecord,
     replay::{ChunkCount, ReplayOptions, Replayer, observer::Observer},
@@ -262,9 +265,17 @@ fn produce(
         };
         let mut chunker =
             Chunker::new(Arc::from(source::display(path)), input, chunk_size, observer.clone());
+        let mut first = true;
         let last = loop {
             match chunker.next_chunk() {
+                // A binary file given by mistake is skipped whole, with one
+                // line, rather than read as thousands of broken games.
+                Ok(Some(chunk)) if first && !sniff::looks_like_pgn(chunk.bytes()) => {
+                    let source = io::Error::new(io::ErrorKind::InvalidData, sniff::NotPgn);
+                    break Work::Failed(InputError { path: source::display(path), source });
+                }
                 Ok(Some(chunk)) => {
+                    first = false;
                     if !send(Work::Chunk(chunk)) {
                         return;
                     }
@@ -303,6 +314,7 @@ fn deliver<T>(
                         return Ok(ControlFlow::Break(()));
                     }
                 }
+                sink.chunk_end()?;
                 index += count.games;
                 summary.read += count.games;
                 lines_before += count.lines;

@@ -81,11 +81,16 @@ impl Progress {
     }
 
     /// Standard output for a sink: block-buffered when it is not a
-    /// terminal; line by line around the bar when it is.
+    /// terminal (sinks flush it after each chunk); line by line, around
+    /// the bar if there is one, when it is.
     pub fn writer(&self) -> Box<dyn Write> {
         let stdout = io::stdout();
         if self.enabled && stdout.is_terminal() {
             Box::new(io::LineWriter::new(Suspended { progress: self.clone(), out: stdout }))
+        } else if stdout.is_terminal() {
+            // A person reading: each line as soon as it is found (standard
+            // output is line-buffered).
+            Box::new(stdout)
         } else {
             Box::new(io::BufWriter::with_capacity(1 << 16, stdout))
         }

@@ -13,18 +13,23 @@
 //! `validate` (text, errors only, JSON Lines; the summary) and `fmt` (the
 //! text, `--check`), and `stats` writes its report; equal records make
 //! equal bytes, so the sinks run once an input. `games --limit` writes a
-//! prefix.
+//! prefix. `tree` must count the same with its early stops as from whole
+//! replays, however the chunks are dealt, and its partial read back must
+//! give the same rows.
 #![no_main]
+
+use std::sync::Arc;
 
 use arbiter::{
     diagnostic::text::Palette,
     export::{Export, Exporter},
+    pgn::chunk::Chunker,
     pipeline::{self, DEFAULT_CHUNK_SIZE, PipelineOptions},
     progress::Progress,
     record::GameRecord,
-    replay::ReplayOptions,
+    replay::{ReplayOptions, Replayer},
     sink::{JsonlSink, Limit, Summary},
-    stats::{Stats, report as stats_report},
+    stats::{Merge, Stats, report as stats_report},
     tournament::{
         Collect, EventFormat, Game, GameObserver,
         check::{
@@ -33,6 +38,7 @@ use arbiter::{
         },
         crosstable::{self, Tiebreak},
     },
+    tree::{self, Explorer, Root, Spec, Tree},
 };
 use arbiter_fuzz::{
     GamesSinks, Keep, Shared, ValidateSinks, fold, input_file, open, run, small_chunk_size,
@@ -113,7 +119,58 @@ fuzz_target!(|data: &[u8]| {
     let dealt = fold(path, open(data, Some(path)), small, |i| (first >> (i % 8)) & 1 == 1);
     assert!(whole == dealt, "{}: stats", what("dealt"));
     write_stats(&whole);
+
+    // `tree`, from the start position, 0 to 3 plies deep.
+    let spec = Spec { root: Root::start(), depth: u32::from(first % 4) };
+    let stopped = count_tree(
+        path,
+        open(data, None),
+        DEFAULT_CHUNK_SIZE,
+        |_| false,
+        || Explorer::new(spec.clone(), usize::MAX),
+    );
+    let whole = count_tree(
+        path,
+        open(data, Some(path)),
+        small,
+        |i| (first >> (i % 8)) & 1 == 1,
+        || Explorer::exhaustive(spec.clone(), usize::MAX),
+    );
+    let rows = tree::report::rows(&stopped, 0);
+    assert_eq!(rows, tree::report::rows(&whole, 0), "{}: tree", what("dealt, whole"));
+    let mut partial = Vec::new();
+    tree::partial::write(&mut partial, &stopped).expect("into memory");
+    let back = tree::partial::read(&partial).expect("a partial reads back");
+    assert_eq!(rows, tree::report::rows(&back, 0), "tree: partial");
+    for (csv, json) in [(None, false), (Some("-".into()), false), (None, true)] {
+        let outputs = tree::report::Outputs { csv, json, partial: None, min_games: 1 };
+        tree::report::write(&stopped, &outputs, &mut Vec::new()).expect("into memory");
+    }
 });
+
+/// A tree counted as `pipeline::fold` counts it, chunk by chunk, each
+/// chunk's explorer merged into one of two workers as `deal` says.
+fn count_tree(
+    name: &str,
+    input: arbiter::source::Input,
+    chunk_size: usize,
+    deal: impl Fn(usize) -> bool,
+    explorer: impl Fn() -> Explorer,
+) -> Tree {
+    let mut chunker = Chunker::new(Arc::from(name), input, chunk_size, Arc::new(drop));
+    let mut replayer = Replayer::new(ReplayOptions { early_stop: true, ..Default::default() });
+    let mut workers = [explorer(), explorer()];
+    let mut i = 0;
+    while let Some(chunk) = chunker.next_chunk().expect("bytes in memory are read") {
+        let mut counter = explorer();
+        replayer.replay(&chunk, &mut counter, |_, ()| {});
+        workers[usize::from(deal(i))].merge(counter);
+        i += 1;
+    }
+    let [mut a, b] = workers;
+    a.merge(b);
+    a.into_tree()
+}
 
 /// Panics unless `b` are the games `a` are; `what` says which runs.
 #[track_caller]

@@ -1,5 +1,6 @@
-//! `arbiter merge`: reads partials written by `stats --partial`, merges
-//! them, and writes the same outputs `stats` would have.
+//! `arbiter merge`: reads partials written by `stats --partial` (or `tree
+//! --partial`, told apart by their `format` field), merges them, and
+//! writes the same outputs `stats` (or `tree`) would have.
 
 use std::{
     collections::HashMap,
@@ -16,14 +17,21 @@ use crate::{
     exit::ExitStatus,
     source,
     stats::{Merge, Stats, partial, report},
+    tree::{self, Tree},
 };
+
+/// What the partials add up to: the kind of the first decides.
+enum Total {
+    Stats(Stats),
+    Tree(Option<Tree>),
+}
 
 /// Runs `merge`. A partial that cannot be read, is not a partial of this
 /// format version, or is given twice (the same file, or the same content)
 /// stops the run (exit status 2): a reduce step must neither drop a shard
 /// nor count one twice.
 pub(super) fn run(args: MergeArgs) -> anyhow::Result<ExitStatus> {
-    let mut stats = Stats::default();
+    let mut total = None;
     let mut files: HashMap<PathBuf, String> = HashMap::new();
     let mut contents: HashMap<(u64, usize), String> = HashMap::new();
     for given in &args.parts {
@@ -45,9 +53,51 @@ pub(super) fn run(args: MergeArgs) -> anyhow::Result<ExitStatus> {
         if let Some(earlier) = contents.insert((hasher.finish(), bytes.len()), path.clone()) {
             bail!("partial {path} is the same as {earlier}: a shard given twice?");
         }
-        let part = partial::read(bytes.as_slice());
-        stats.merge(part.with_context(|| format!("cannot merge {path}"))?);
+        let total = total.get_or_insert_with(|| match tree::partial::is_tree(&bytes) {
+            true => Total::Tree(None),
+            false => Total::Stats(Stats::default()),
+        });
+        match total {
+            Total::Stats(stats) => {
+                let part = partial::read(bytes.as_slice());
+                stats.merge(part.with_context(|| format!("cannot merge {path}"))?);
+            }
+            Total::Tree(tree) => {
+                let part = tree::partial::read(&bytes);
+                let part = part.with_context(|| format!("cannot merge {path}"))?;
+                match tree {
+                    Some(tree) => tree::partial::merge(tree, part)
+                        .with_context(|| format!("cannot merge {path}"))?,
+                    None => *tree = Some(part),
+                }
+            }
+        }
     }
-    report::write(&stats, &super::stats::outputs(&args.report), &mut io::stdout().lock())?;
+    match total {
+        Some(Total::Tree(Some(tree))) => write_tree(&tree, &args)?,
+        Some(Total::Stats(stats)) => {
+            if args.min_games.is_some() {
+                bail!("--min-games is for tree partials (these are stats partials)");
+            }
+            report::write(&stats, &super::stats::outputs(&args.report), &mut io::stdout().lock())?;
+        }
+        // `parts` is required, and each part read is counted.
+        _ => bail!("no partial given"),
+    }
     Ok(ExitStatus::Clean)
+}
+
+/// The outputs of `tree` from the merged tree partials.
+fn write_tree(tree: &Tree, args: &MergeArgs) -> anyhow::Result<()> {
+    let report = &args.report;
+    if report.plot.is_some() || report.top.is_some() {
+        bail!("--plot and --top are for stats partials (these are tree partials)");
+    }
+    let outputs = tree::report::Outputs {
+        csv: report.csv.clone(),
+        json: report.json,
+        partial: report.partial.clone(),
+        min_games: args.min_games.unwrap_or(1),
+    };
+    tree::report::write(tree, &outputs, &mut io::stdout().lock())
 }

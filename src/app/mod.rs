@@ -11,6 +11,7 @@ mod games;
 mod generate;
 mod merge;
 mod stats;
+mod tree;
 mod validate;
 
 use std::{
@@ -57,6 +58,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitStatus> {
         Command::Merge(args) => merge::run(args),
         Command::Fmt(args) => fmt::run(args, &run),
         Command::Dupes(args) => dupes::run(args, &run),
+        Command::Tree(args) => tree::run(args, &run),
         Command::Completions(args) => generate::completions(args.shell),
         Command::Man(args) => generate::man(args.command.as_deref()),
     }
@@ -79,6 +81,15 @@ impl Run {
                 eprintln!(
                     "arbiter: warning: {link}: a symbolic link to a directory it is in (a loop), skipped"
                 );
+            }
+        }
+        for dir in &config.without_pgn {
+            // Most likely a wrong path, or files not named `.pgn`; a
+            // warning, as ripgrep warns when it searched no file: the
+            // status stays what the games decide.
+            #[allow(clippy::print_stderr)]
+            {
+                eprintln!("arbiter: warning: no PGN file found in {dir}");
             }
         }
         let progress = Progress::new(!config.quiet, source::total_size(&config.files));

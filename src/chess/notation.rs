@@ -8,7 +8,7 @@
 //! python-chess accepts them.
 
 use shakmaty::{
-    CastlingSide, File, Move, Rank, Role, Square,
+    CastlingSide, File, KnownOutcome, Move, Outcome, Position, Rank, Role, Square,
     san::{San, SanError, SanPlus, Suffix},
     uci::UciMove,
 };
@@ -248,7 +248,9 @@ fn overspecified<P: Replayable>(
     written: &[u8],
     in_check: Option<bool>,
 ) -> Option<&'static str> {
-    if written.first() == Some(&b'P') {
+    // A pawn drop is written `P@g4` by lichess and python-chess: standard
+    // for drops, which SAN proper does not cover.
+    if written.first() == Some(&b'P') && written.get(1) != Some(&b'@') {
         return Some("pawn written with P");
     }
     let San::Normal { role, file, rank, capture, .. } = san else {
@@ -264,11 +266,33 @@ fn overspecified<P: Replayable>(
 
 /// Whether the suffix written after a move agrees with the position it
 /// reached: `+` for check, nothing without check. Mate (`#`) is judged by the
-/// caller, which knows whether another move followed.
-pub fn check_suffix_ok(suffix: Option<Suffix>, gives_check: bool) -> bool {
+/// caller, which knows whether another move followed. A move that wins by a
+/// variant's own rule (`variant_win`: an exploded king, a king on the hill,
+/// a third check, no pieces left in antichess) may be marked `#`, as
+/// lichess and python-chess mark it, though it need not check.
+pub fn check_suffix_ok(suffix: Option<Suffix>, gives_check: bool, variant_win: bool) -> bool {
     match suffix {
         None => !gives_check,
+        Some(Suffix::Checkmate) if variant_win => true,
         Some(Suffix::Check) | Some(Suffix::Checkmate) => gives_check,
+    }
+}
+
+/// Whether the game ended at `pos` with a win by its variant's own rule
+/// (never for standard chess, whose only win on the board is mate).
+pub fn variant_win<P: Position>(pos: &P) -> bool {
+    matches!(pos.variant_outcome(), Outcome::Known(KnownOutcome::Decisive { .. }))
+}
+
+/// The suffix a move that reached `pos` is written with: `#` for mate and
+/// for a win by the variant's own rule, `+` for check. The variant's win
+/// is marked `#` because lichess and python-chess (`Board.san`) mark it
+/// so, and a game `fmt` writes must read back without a warning.
+pub fn suffix_of<P: Position>(pos: &P) -> Option<Suffix> {
+    match Suffix::from_position(pos) {
+        Some(Suffix::Checkmate) => Some(Suffix::Checkmate),
+        _ if variant_win(pos) => Some(Suffix::Checkmate),
+        suffix => suffix,
     }
 }
 
@@ -414,6 +438,37 @@ mod tests {
         assert_eq!(parse(b"@@@@"), Written::Null);
         for garbage in ["foo", "Nz9", "e9", "xx", "Kingside"] {
             assert_eq!(parse(garbage.as_bytes()), Written::Garbage, "{garbage}");
+        }
+    }
+
+    /// The variant's win is marked `#` (python-chess's `Board.san` gives
+    /// `Nxf7#` here: the black king on e8 explodes); a plain variant move
+    /// is marked as in chess; a pawn drop written `P@e4` is standard.
+    #[test]
+    fn a_variant_win_is_marked_mate_and_a_pawn_drop_may_say_p() {
+        use shakmaty::variant::{Variant, VariantPosition};
+        let atomic = |fen: &str| {
+            let setup = Fen::from_ascii(fen.as_bytes()).unwrap().into_setup();
+            VariantPosition::from_setup(Variant::Atomic, setup, CastlingMode::Standard).unwrap()
+        };
+        let mut pos = atomic("rnbqkbnr/1ppppppp/8/p3N3/8/8/PPPPPPPP/RNBQKB1R w KQkq - 0 3");
+        let m = San::from_ascii(b"Nxf7").unwrap().to_move(&pos).unwrap();
+        pos.play_unchecked(m);
+        assert!(variant_win(&pos));
+        assert_eq!(suffix_of(&pos), Some(Suffix::Checkmate));
+        assert!(check_suffix_ok(Some(Suffix::Checkmate), false, true));
+        assert!(!check_suffix_ok(Some(Suffix::Checkmate), false, false));
+        assert!(!check_suffix_ok(Some(Suffix::Check), false, true));
+        assert_eq!(suffix_of(&atomic("8/8/8/8/8/8/8/K6k w - - 0 1")), None);
+
+        let house = "r3k3/8/8/8/8/8/8/4K3[P] w - - 0 1";
+        let setup = Fen::from_ascii(house.as_bytes()).unwrap().into_setup();
+        let pos = VariantPosition::from_setup(Variant::Crazyhouse, setup, CastlingMode::Standard)
+            .unwrap();
+        for word in ["P@e4", "@e4"] {
+            let Written::Move { san_plus, .. } = parse(word.as_bytes()) else { panic!("{word}") };
+            let r = resolve(&pos, san_plus.san, word.as_bytes(), None).unwrap();
+            assert_eq!((r.m.to(), r.nonstandard), (Square::E4, None), "{word}");
         }
     }
 }

@@ -219,6 +219,10 @@ impl<T, S: Sink<T>> Sink<T> for WithFindings<S> {
         self.sink.input_error(error)
     }
 
+    fn chunk_end(&mut self) -> io::Result<()> {
+        self.sink.chunk_end()
+    }
+
     fn finish(&mut self) -> io::Result<()> {
         self.sink.finish()
     }

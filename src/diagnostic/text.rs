@@ -111,6 +111,10 @@ impl<W: Write, T> Sink<T> for DiagnosticsSink<W> {
         Ok(ControlFlow::Continue(()))
     }
 
+    fn chunk_end(&mut self) -> io::Result<()> {
+        self.wtr.flush()
+    }
+
     fn finish(&mut self) -> io::Result<()> {
         self.wtr.flush()
     }

@@ -3,13 +3,14 @@
 //! tags as written ([`tags`]) and the export format ([`writer`]); [`chunk`]
 //! cuts an input where a game provably begins, for the workers; typed tag
 //! values are in [`values`], players' names folded for comparison in
-//! [`names`]. Nothing here knows a position or a rule (the
+//! [`names`]; [`sniff`] tells an input that is not PGN at all. Nothing here knows a position or a rule (the
 //! writer takes moves already in SAN).
 
 pub mod chunk;
 pub mod cursor;
 pub mod lexer;
 pub mod names;
+pub mod sniff;
 pub mod split;
 pub mod tags;
 pub mod values;

@@ -12,7 +12,10 @@
 //! there (which makes formatting idempotent). This module only writes: the
 //! replay decides what the moves are (`export.rs`).
 
-use shakmaty::{Color, san::SanPlus};
+use shakmaty::{
+    Color, Role,
+    san::{San, SanPlus},
+};
 
 use super::tags::{ROSTER, TagList};
 
@@ -100,12 +103,15 @@ impl MovetextWriter {
     /// A move played by `turn` at move number `number` (a move number and
     /// its move stay on one line).
     pub fn san(&mut self, number: u32, turn: Color, san: SanPlus) {
+        // A pawn drop as lichess and python-chess write it, `P@g4`
+        // (shakmaty writes `@g4`).
+        let pawn = if matches!(san.san, San::Put { role: Role::Pawn, .. }) { "P" } else { "" };
         let token = if turn == Color::White {
-            format!("{number}. {san}")
+            format!("{number}. {pawn}{san}")
         } else if self.number_black {
-            format!("{number}... {san}")
+            format!("{number}... {pawn}{san}")
         } else {
-            san.to_string()
+            format!("{pawn}{san}")
         };
         self.number_black = false;
         self.push(token.as_bytes());

@@ -122,6 +122,8 @@ struct Replay<'r, 'a, P, O> {
     in_check: Option<bool>,
     /// `ReplayOptions::early_stop`.
     early_stop: bool,
+    /// Whether the position is a variant's, which may end by its own rule.
+    variant: bool,
 }
 
 /// How a movetext is replayed, besides the options.
@@ -168,6 +170,7 @@ pub fn replay<'a, P: Replayable, O: Observer>(
         last_move: None,
         in_check: None,
         early_stop: options.early_stop,
+        variant,
     };
     tokens.try_for_each_token(|Located { token, line }| {
         replay.token(token, line);
@@ -327,7 +330,11 @@ impl<'a, P: Replayable, O: Observer> Replay<'_, 'a, P, O> {
         }
         let gives_check = self.pos.is_check();
         self.in_check = Some(gives_check);
-        if !notation::check_suffix_ok(san_plus.suffix, gives_check) {
+        // Asked only of a variant's move with a suffix: the rest cannot be
+        // marked for a variant's win.
+        let variant_win =
+            self.variant && san_plus.suffix.is_some() && notation::variant_win(&self.pos);
+        if !notation::check_suffix_ok(san_plus.suffix, gives_check, variant_win) {
             self.suffixes.note(
                 || match gives_check {
                     true => format!("{} gives check but has no + or #", text(word)),
@@ -386,9 +393,15 @@ impl<'a, P: Replayable, O: Observer> Replay<'_, 'a, P, O> {
         }
         let findings = self.rules.finish(&self.pos, self.facts.plies);
         if let Some((written, suffix, line)) = self.last_move.take() {
-            let mated = findings.termination == Some((Termination::Checkmate, self.facts.plies));
+            let ended_by =
+                |termination| findings.termination == Some((termination, self.facts.plies));
+            let mated = ended_by(Termination::Checkmate);
+            // A variant's win may be marked `#` (lichess writes it so) or
+            // not: a mate that is also a third check ends as the variant's
+            // win.
+            let won = mated || ended_by(Termination::VariantWin);
             match suffix {
-                Some(Suffix::Checkmate) if !mated => self
+                Some(Suffix::Checkmate) if !won => self
                     .suffixes
                     .note(|| format!("{} is marked # but is not mate", text(written)), line),
                 Some(Suffix::Check) | None if mated => self

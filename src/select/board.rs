@@ -5,8 +5,8 @@
 //! replayed, from the positions the replay already makes.
 
 use shakmaty::{
-    Bitboard, Board, ByColor, ByRole, CastlingMode, Chess, Color, Move, Position, Role, Square,
-    fen::Fen, san::San,
+    Bitboard, Board, ByColor, ByRole, CastlingMode, Chess, Color, Move, Position, Role, Setup,
+    Square, fen::Fen, san::San,
 };
 
 use crate::chess::identity::legal_en_passant;
@@ -29,8 +29,9 @@ pub enum BoardTest {
 
 /// A position under FIDE's identity: the same pieces on the same squares,
 /// the same side to move, the same castling rights, and an en passant
-/// square only when a legal capture exists.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// square only when a legal capture exists. Hashed as a key of the opening
+/// tree (`tree`), where transpositions are one position.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Identity {
     board: Board,
     turn: Color,
@@ -63,9 +64,21 @@ impl Identity {
         Reach::of(&self.board, self.castling)
     }
 
+    /// The position as a setup, its move counters at their defaults (0
+    /// and 1): what a FEN of it is made from.
+    pub fn setup(&self) -> Setup {
+        Setup {
+            board: self.board.clone(),
+            turn: self.turn,
+            castling_rights: self.castling,
+            ep_square: self.en_passant,
+            ..Setup::empty()
+        }
+    }
+
     /// Whether `pos` is this position (the board first: it differs most
     /// often, and is cheapest to compare).
-    fn matches<P: Position>(&self, pos: &P) -> bool {
+    pub fn matches<P: Position>(&self, pos: &P) -> bool {
         *pos.board() == self.board
             && pos.turn() == self.turn
             && pos.castles().castling_rights() == self.castling
@@ -107,7 +120,7 @@ impl Reach {
 
     /// Whether a position with `board` and `castling` may still lead to
     /// the target (the rules above; `false` is a proof, `true` is not).
-    fn possible(&self, board: &Board, castling: Bitboard) -> bool {
+    pub fn possible(&self, board: &Board, castling: Bitboard) -> bool {
         let first = ByColor {
             white: Bitboard::from_rank(shakmaty::Rank::First),
             black: Bitboard::from_rank(shakmaty::Rank::Eighth),

@@ -1,11 +1,12 @@
 //! Which games a command reads: the predicates shared by `filter`, `games`,
-//! `validate` and `stats`, parsed once into a [`Selection`] and decided as
-//! early as each allows, through the observer seam ([`Selected`]):
+//! `validate`, `stats`, `tree` and `dupes`, parsed once into a
+//! [`Selection`] and decided as early as each allows, through the observer
+//! seam ([`Selected`], [`Partitioned`]):
 //!
 //! - on the tags ([`tags`]), before any move is replayed: a game that fails
 //!   is skipped at once;
 //! - on the positions and moves of the mainline ([`board`]), as the replay
-//!   makes them;
+//!   makes them, which stops as soon as they are decided (`Observer::rest`);
 //! - on the record ([`verdict`]): what arbiter found.
 //!
 //! Different predicates must all hold; the values of one predicate are

@@ -187,6 +187,10 @@ impl<W: Write> Sink for CsvSink<W> {
         Ok(ControlFlow::Continue(()))
     }
 
+    fn chunk_end(&mut self) -> io::Result<()> {
+        self.wtr.flush()
+    }
+
     fn finish(&mut self) -> io::Result<()> {
         self.wtr.flush()
     }
@@ -203,6 +207,10 @@ impl<W: Write> Sink<TagValues> for CsvSink<W> {
             }
         })?;
         Ok(ControlFlow::Continue(()))
+    }
+
+    fn chunk_end(&mut self) -> io::Result<()> {
+        self.wtr.flush()
     }
 
     fn finish(&mut self) -> io::Result<()> {

@@ -65,6 +65,10 @@ impl<W: Write> Sink for JsonlSink<W> {
         Ok(ControlFlow::Continue(()))
     }
 
+    fn chunk_end(&mut self) -> io::Result<()> {
+        self.wtr.flush()
+    }
+
     fn finish(&mut self) -> io::Result<()> {
         self.wtr.flush()
     }
@@ -74,6 +78,10 @@ impl<W: Write> Sink<TagValues> for JsonlSink<W> {
     fn record(&mut self, record: &GameRecord, tags: TagValues) -> io::Result<ControlFlow<()>> {
         self.write(record, Some(&tags))?;
         Ok(ControlFlow::Continue(()))
+    }
+
+    fn chunk_end(&mut self) -> io::Result<()> {
+        self.wtr.flush()
     }
 
     fn finish(&mut self) -> io::Result<()> {

@@ -30,6 +30,14 @@ pub trait Sink<T = ()> {
         report_input_error(error)
     }
 
+    /// Called after the records of each chunk of input. A sink that
+    /// writes flushes here: what it found shows while the input is still
+    /// read (`arbiter validate big.pgn | head -3`), and a closed output
+    /// ends the run at the next chunk that writes, not at the end.
+    fn chunk_end(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+
     /// Called once after the last record.
     fn finish(&mut self) -> io::Result<()> {
         Ok(())
@@ -43,6 +51,10 @@ impl<T, S: Sink<T> + ?Sized> Sink<T> for Box<S> {
 
     fn input_error(&mut self, error: &InputError) -> io::Result<()> {
         (**self).input_error(error)
+    }
+
+    fn chunk_end(&mut self) -> io::Result<()> {
+        (**self).chunk_end()
     }
 
     fn finish(&mut self) -> io::Result<()> {
@@ -78,6 +90,10 @@ impl<T, S: Sink<T>> Sink<T> for Limit<S> {
         self.sink.input_error(error)
     }
 
+    fn chunk_end(&mut self) -> io::Result<()> {
+        self.sink.chunk_end()
+    }
+
     fn finish(&mut self) -> io::Result<()> {
         self.sink.finish()
     }
@@ -86,5 +102,10 @@ impl<T, S: Sink<T>> Sink<T> for Limit<S> {
 /// Writes one line about an unreadable input to standard error.
 pub fn report_input_error(error: &InputError) -> io::Result<()> {
     use io::Write;
-    writeln!(io::stderr().lock(), "arbiter: error: cannot read {error}")
+    let not_pgn = error.source.get_ref().is_some_and(|e| e.is::<crate::pgn::sniff::NotPgn>());
+    if not_pgn {
+        writeln!(io::stderr().lock(), "arbiter: error: {error}")
+    } else {
+        writeln!(io::stderr().lock(), "arbiter: error: cannot read {error}")
+    }
 }

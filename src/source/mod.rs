@@ -71,6 +71,8 @@ pub struct Expanded {
     /// The symbolic links that lead back into a directory being walked,
     /// each skipped (a loop would read the same files again and again).
     pub loops: Vec<String>,
+    /// The directories given in which no PGN file was found.
+    pub without_pgn: Vec<String>,
 }
 
 /// The files the command-line arguments name: a directory stands for the
@@ -82,7 +84,11 @@ pub fn expand(args: &[PathBuf], recursive: bool) -> Expanded {
     let mut expanded = Expanded::default();
     for arg in args {
         if !is_stdin(arg) && arg.is_dir() {
+            let before = expanded.files.len();
             walk(arg, recursive, &mut expanded);
+            if expanded.files.len() == before {
+                expanded.without_pgn.push(display(arg));
+            }
         } else {
             expanded.files.push(arg.clone());
         }

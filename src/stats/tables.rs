@@ -594,7 +594,7 @@ pub fn expected_score(gap: f64) -> f64 {
 
 /// The rating difference the Elo formula gives for a score in 0..=1,
 /// within ±800 (FIDE's table ends there too).
-fn rating_difference(score: f64) -> f64 {
+pub fn rating_difference(score: f64) -> f64 {
     (400.0 * (score / (1.0 - score)).log10()).clamp(-800.0, 800.0)
 }
 

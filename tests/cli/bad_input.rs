@@ -723,3 +723,51 @@ fn r21_a_game_too_large_is_skipped_in_bounded_memory() {
         &left_out.stdout[..200]
     );
 }
+
+/// A binary file given by mistake (here the arbiter binary itself, and a
+/// PNG header) is skipped with one line, not read as thousands of broken
+/// games; the other inputs are still read, and the status says an input
+/// was not (2).
+#[test]
+fn a_file_that_is_not_pgn_is_skipped_with_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let image = dir.path().join("photo.pgn");
+    let mut png = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\x01\0\0\0\x01\0\x08\x06\0\0\0".to_vec();
+    png.extend((0..4096u32).map(|i| (i * 7 % 251) as u8));
+    std::fs::write(&image, png).unwrap();
+    let sample = fixture("sample.pgn");
+    let exe = env!("CARGO_BIN_EXE_arbiter");
+    let image = image.to_str().unwrap();
+    let out = run(&["validate", "-q", exe, image, &sample]);
+    assert_eq!(out.code, Some(2), "{}", out.stderr);
+    let lines: Vec<&str> = out.stderr.lines().collect();
+    assert_eq!(
+        lines,
+        [
+            format!("arbiter: error: {exe}: does not look like PGN, skipped"),
+            format!("arbiter: error: {image}: does not look like PGN, skipped"),
+        ],
+    );
+    // Only the sample's findings and games.
+    assert!(!out.stdout.contains(exe) && !out.stdout.contains(image), "{}", out.stdout);
+    assert!(out.stdout.contains("207 games in "), "{}", out.stdout);
+    assert!(out.stdout.contains("2 inputs could not be read"), "{}", out.stdout);
+}
+
+/// A directory without a PGN file is most likely a wrong path: a warning,
+/// and the status the games decide (none here: 0), as ripgrep warns when
+/// it searched no file.
+#[test]
+fn a_directory_without_pgn_files_is_a_warning() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("notes.txt"), "not a game\n").unwrap();
+    let path = dir.path().to_str().unwrap();
+    let out = run(&["validate", "-q", path]);
+    assert_eq!(out.code, Some(0), "{}", out.stderr);
+    assert_eq!(out.stderr, format!("arbiter: warning: no PGN file found in {path}\n"));
+    assert!(out.stdout.contains("0 games in 0 files"), "{}", out.stdout);
+    // A directory with one is not warned about.
+    std::fs::write(dir.path().join("a.pgn"), "[Event \"x\"]\n[Round \"1\"]\n\n1. e4 *\n").unwrap();
+    let out = run(&["validate", "-q", path]);
+    assert_eq!(out.stderr, "");
+}

@@ -9,12 +9,15 @@
 //! `paths`: every way of reading input gives the same records.
 //! `progress`: the progress bar shows on a terminal only.
 //! `stats`: `stats` tables from hand counts; shards + `merge` == one run.
+//! `tree`: the opening tree from hand counts; partials + `merge` == one run.
 //! `fmt`: export format, stable, faithful, and safe in place.
 //! `check`: every finding code at its place; `crosstable`: hand-computed
 //! tie-breaks.
 //! `games`: the CSV reads back as the records; `--tags`.
 //! `dupes`: the planted duplicates of fixtures/dupes, `--unique`, memory.
 //! `generate`: shell completions, the manual page, `--version`.
+//! `streaming`: findings while the input is read; a closed output ends
+//! the run.
 //! `schema`: `games`' records and CSV header are docs/GUIDE.md's schema.
 
 mod bad_input;
@@ -31,5 +34,8 @@ mod progress;
 mod rules;
 mod schema;
 mod stats;
+mod streaming;
+mod tree;
 mod util;
 mod validate;
+mod variants;

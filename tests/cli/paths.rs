@@ -106,6 +106,18 @@ fn diagnostics_do_not_depend_on_threads_or_chunks() {
     assert!(one.stdout.contains(" games in "), "{}", one.stdout);
 }
 
+/// `-j 0` is one thread per core, as in ripgrep: the same output as one
+/// thread (it was a usage error).
+#[test]
+fn jobs_zero_means_every_core() {
+    let sample = fixture("sample.pgn");
+    let (zero, one) =
+        (run(&["validate", "-j", "0", &sample]), run(&["validate", "-j", "1", &sample]));
+    assert_eq!(zero.code, Some(1), "{}", zero.stderr);
+    assert_eq!(zero.stdout, one.stdout);
+    assert!(zero.stdout.contains("207 games in 1 file"), "{}", zero.stdout);
+}
+
 /// A named pipe given as a file cannot be mapped: it is read as a stream,
 /// and opened once (a second open would wait for a writer that is gone),
 /// with the records of the plain file. A run that hangs fails after a

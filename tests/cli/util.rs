@@ -164,7 +164,7 @@ fn read_all(pipe: &mut impl Read) -> Vec<u8> {
 }
 
 /// Waits for `child`; kills it and fails the test after `limit`.
-fn wait_within(child: &mut Child, limit: Duration, args: &[&str]) -> ExitStatus {
+pub fn wait_within(child: &mut Child, limit: Duration, args: &[&str]) -> ExitStatus {
     let deadline = Instant::now() + limit;
     loop {
         if let Some(status) = child.try_wait().expect("wait for arbiter") {

@@ -1,0 +1,63 @@
+//! Whether an input looks like PGN at all: a file given by mistake (an
+//! executable, an image) would otherwise be read as thousands of broken
+//! games. Input: the first bytes of an input (decompressed); output: a
+//! yes or no. Generous on purpose: PGN with stray NUL bytes or Latin-1 text
+//! still passes, as long as it has a tag or a move number.
+
+/// How much of the input is looked at.
+pub const HEAD: usize = 1024;
+
+/// The error an input that does not look like PGN is skipped with.
+#[derive(Debug, thiserror::Error)]
+#[error("does not look like PGN, skipped")]
+pub struct NotPgn;
+
+/// Whether `bytes` (an input's first bytes; only [`HEAD`] are read) may be
+/// PGN: text, or something with a tag line or a first move number in it.
+/// Binary means a NUL byte, or more than one byte in ten a control byte
+/// that no text file has.
+pub fn looks_like_pgn(bytes: &[u8]) -> bool {
+    let head = &bytes[..bytes.len().min(HEAD)];
+    let control =
+        head.iter().filter(|&&b| (b < 0x20 && !b"\t\n\r\x0c".contains(&b)) || b == 0x7f).count();
+    let binary = head.contains(&0) || control * 10 > head.len();
+    !binary || has_pgn_marks(head)
+}
+
+/// A tag line (`[` then a letter, at a line's start) or the first move's
+/// number (`1.`, at a line's start or after a space).
+fn has_pgn_marks(head: &[u8]) -> bool {
+    let at_start = |i: usize| i == 0 || head[i - 1] == b'\n';
+    head.windows(2).enumerate().any(|(i, pair)| match pair {
+        [b'[', letter] => letter.is_ascii_alphabetic() && at_start(i),
+        [b'1', b'.'] => at_start(i) || head[i - 1] == b' ',
+        _ => false,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn text_and_pgn_with_stray_bytes_pass() {
+        assert!(looks_like_pgn(b""));
+        assert!(looks_like_pgn(b"[Event \"x\"]\n\n1. e4 e5 *\n"));
+        assert!(looks_like_pgn(b"1. e4 e5 *\n"));
+        // Not PGN but text: read, and reported game by game.
+        assert!(looks_like_pgn(b"hello, world\n"));
+        assert!(looks_like_pgn(b"[Event \"x\"]\n\0\0\0\n1. e4 \0 e5 *\n"));
+        assert!(looks_like_pgn("[White \"Müller\"]\n".as_bytes()));
+    }
+
+    #[test]
+    fn executables_and_images_do_not() {
+        let mut elf = b"\x7fELF\x02\x01\x01\0\0\0\0\0\0\0\0\0\x03\0\x3e\0".to_vec();
+        elf.resize(2048, 0);
+        assert!(!looks_like_pgn(&elf));
+        let png = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\x01\0\0\0\x01\0\x08\x06\0\0\0";
+        assert!(!looks_like_pgn(png));
+        let control: Vec<u8> = (0..1024).map(|i| (i % 31 + 1) as u8).collect();
+        assert!(!looks_like_pgn(&control));
+    }
+}
