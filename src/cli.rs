@@ -9,11 +9,27 @@ use crate::tournament::crosstable::{MAX_PLAYERS, MAX_ROUNDS};
 
 /// Applies the FIDE Laws of Chess to PGN game collections.
 #[derive(Debug, Parser)]
-#[command(name = "arbiter", version, about, long_about = None)]
+// The version names the commit built from, when known (build.rs).
+#[command(name = "arbiter", version = env!("ARBITER_VERSION"), about, long_about = None)]
 pub struct Cli {
     /// What to do.
     #[command(subcommand)]
     pub command: Command,
+    /// Colour diagnostics: errors red, warnings yellow, codes and places
+    /// in bold. `auto`: on a terminal, unless NO_COLOR is set.
+    #[arg(long, global = true, value_enum, value_name = "WHEN", default_value_t = ColorWhen::Auto)]
+    pub color: ColorWhen,
+}
+
+/// When to colour the output.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ColorWhen {
+    /// On a terminal that takes colour, unless NO_COLOR is set.
+    Auto,
+    /// Always, even into a file or a pipe.
+    Always,
+    /// Never.
+    Never,
 }
 
 /// The subcommands.
@@ -84,6 +100,32 @@ pub enum Command {
     /// group. Exit status: 0 whether or not there are duplicates, 2 for
     /// usage errors or unreadable inputs.
     Dupes(DupesArgs),
+    /// Print a shell completion script for SHELL on standard output.
+    ///
+    /// For bash: `arbiter completions bash > ~/.local/share/bash-completion/completions/arbiter`;
+    /// zsh: into a directory of `$fpath`, as `_arbiter`; fish:
+    /// `~/.config/fish/completions/arbiter.fish`.
+    Completions(CompletionsArgs),
+    /// Print the manual page (roff) on standard output: `arbiter man >
+    /// arbiter.1`, or `arbiter man | man -l -`; `arbiter man validate`
+    /// prints the page of `arbiter-validate`.
+    Man(ManArgs),
+}
+
+/// Arguments of `man`.
+#[derive(Debug, Args)]
+pub struct ManArgs {
+    /// A subcommand, for its own page [default: the page of arbiter].
+    #[arg(value_name = "COMMAND")]
+    pub command: Option<String>,
+}
+
+/// Arguments of `completions`.
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
 }
 
 /// Inputs and how to read them (shared by every subcommand).
@@ -304,9 +346,20 @@ pub struct ValidateArgs {
     /// Leave out the findings of this code (`W301` or `missing-tag`; may be
     /// repeated): they are not shown (with `--format jsonl`, a game whose
     /// findings are all left out is not printed), and an error left out
-    /// does not fail the run.
+    /// does not fail the run. Adds to `disable` in the `[validate]` table
+    /// of the configuration file.
     #[arg(long, value_name = "CODE")]
     pub disable: Vec<String>,
+    /// Show at most N findings of each code; the summary counts them all
+    /// and says how many were not shown (with `--format jsonl`, a game is
+    /// printed when one of its findings is shown). The exit status does
+    /// not change.
+    #[arg(long, value_name = "N")]
+    pub max_per_code: Option<u64>,
+    /// Configuration file [default: arbiter.toml in the current directory,
+    /// if there is one].
+    #[arg(long, value_name = "PATH")]
+    pub config: Option<PathBuf>,
 }
 
 /// Output formats of `validate`.

@@ -35,7 +35,8 @@ pub struct Config {
 }
 
 impl Config {
-    /// The configuration of `command` (`merge` reads no games: none); an
+    /// The configuration of `command` (`merge`, `completions` and `man`
+    /// read no games: none); an
     /// error for a predicate that cannot be read.
     pub fn of(command: &Command) -> anyhow::Result<Config> {
         let everything = SelectArgs::default();
@@ -84,7 +85,7 @@ impl Config {
                 ReplayOptions { variations: true, ..ReplayOptions::default() },
                 &everything,
             ),
-            Command::Merge(_) => {
+            Command::Merge(_) | Command::Completions(_) | Command::Man(_) => {
                 let pipeline = PipelineOptions { jobs: 1, chunk_size: DEFAULT_CHUNK_SIZE };
                 let replay = ReplayOptions::default();
                 return Ok(Config {

@@ -19,7 +19,7 @@ fn main() -> ExitCode {
             };
         }
     };
-    match app::run(cli.command) {
+    match app::run(cli) {
         Ok(status) => status.into(),
         Err(error) if is_broken_pipe(&error) => ExitStatus::Clean.into(),
         Err(error) => {

@@ -21,6 +21,7 @@
 use std::sync::Arc;
 
 use arbiter::{
+    diagnostic::text::Palette,
     export::{Export, Exporter},
     pgn::chunk::Chunker,
     pipeline::{self, DEFAULT_CHUNK_SIZE, PipelineOptions},
@@ -202,7 +203,9 @@ fn tournament(games: &[Game], summary: &Summary) {
         let report = check::check(games, &options);
         for format in [Format::Text, Format::Jsonl, Format::Sarif] {
             if format != Format::Sarif || sarif {
-                report::render(&report, games, format, &mut out).expect("into memory");
+                // Coloured: the escapes are written around every part.
+                let palette = Palette::COLORED;
+                report::render(&report, games, format, &palette, &mut out).expect("into memory");
             }
         }
         report::summary(&report, games.len(), 1, &options.disabled, &mut out).expect("into memory");

@@ -2,13 +2,7 @@
 //! across the games, renders the findings and a summary. The exit status
 //! says whether errors (or, with `--deny warnings`, any findings) remain.
 
-use std::{
-    fs,
-    io::{self, Write},
-    path::{Path, PathBuf},
-};
-
-use anyhow::Context;
+use std::io::{self, Write};
 
 use crate::{
     cli::{CheckArgs, CheckFormat, Deny},
@@ -18,7 +12,6 @@ use crate::{
         Collect, EventFormat, GameObserver,
         check::{
             self, CheckOptions,
-            config::{self, Config},
             report::{self, Format, Totals},
         },
     },
@@ -30,7 +23,7 @@ pub(super) fn run(args: CheckArgs, run: &super::Run) -> anyhow::Result<ExitStatu
         codes::write_table(&mut io::stdout().lock())?;
         return Ok(ExitStatus::Clean);
     }
-    let config = load_config(args.config.as_deref())?;
+    let config = super::load_config(args.config.as_deref())?;
     let options = CheckOptions {
         format: if args.double_round_robin {
             Some(EventFormat::DoubleRoundRobin)
@@ -50,7 +43,7 @@ pub(super) fn run(args: CheckArgs, run: &super::Run) -> anyhow::Result<ExitStatu
         CheckFormat::Sarif => Format::Sarif,
     };
     let records = &collect.records;
-    report::render(&report, records, format, &mut io::stdout().lock())?;
+    report::render(&report, records, format, &run.palette, &mut io::stdout().lock())?;
     // The summary goes with text diagnostics, or to stderr beside data.
     let mut summary_wtr: Box<dyn Write> = match format {
         Format::Text => Box::new(io::stdout().lock()),
@@ -66,21 +59,4 @@ pub(super) fn run(args: CheckArgs, run: &super::Run) -> anyhow::Result<ExitStatu
     } else {
         ExitStatus::Clean
     })
-}
-
-/// Reads the configuration: `path` when given (it must exist), else
-/// `arbiter.toml` in the current directory when there is one.
-fn load_config(path: Option<&Path>) -> anyhow::Result<Config> {
-    let (path, required) = match path {
-        Some(path) => (path.to_path_buf(), true),
-        None => (PathBuf::from(config::FILE_NAME), false),
-    };
-    let text = match fs::read_to_string(&path) {
-        Ok(text) => text,
-        Err(error) if !required && error.kind() == io::ErrorKind::NotFound => {
-            return Ok(Config::default());
-        }
-        Err(error) => return Err(error).with_context(|| format!("reading {}", path.display())),
-    };
-    Config::parse(&text).with_context(|| format!("in {}", path.display()))
 }

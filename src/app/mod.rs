@@ -8,16 +8,23 @@ mod dupes;
 mod filter;
 mod fmt;
 mod games;
+mod generate;
 mod merge;
 mod stats;
 mod tree;
 mod validate;
 
-use std::io;
+use std::{
+    fs, io,
+    path::{Path, PathBuf},
+};
+
+use anyhow::Context;
 
 use crate::{
-    cli::Command,
+    cli::{Cli, ColorWhen, Command},
     config::Config,
+    diagnostic::text::Palette,
     exit::ExitStatus,
     pipeline,
     progress::Progress,
@@ -25,11 +32,22 @@ use crate::{
     select::Selected,
     sink::{Sink, Summary},
     source,
+    tournament::check::config::{self, Config as FileConfig},
 };
 
 /// Runs a parsed command line.
-pub fn run(command: Command) -> anyhow::Result<ExitStatus> {
-    let run = Run::new(Config::of(&command)?);
+pub fn run(cli: Cli) -> anyhow::Result<ExitStatus> {
+    let Cli { command, color } = cli;
+    let palette = match color {
+        ColorWhen::Always => Palette::COLORED,
+        ColorWhen::Never => Palette::PLAIN,
+        // anstream's rules: NO_COLOR, CLICOLOR(_FORCE), TERM, a terminal.
+        ColorWhen::Auto => match anstream::AutoStream::choice(&io::stdout()) {
+            anstream::ColorChoice::Never => Palette::PLAIN,
+            _ => Palette::COLORED,
+        },
+    };
+    let run = Run { palette, ..Run::new(Config::of(&command)?) };
     match command {
         Command::Validate(args) => validate::run(args, &run),
         Command::Games(args) => games::run(args, &run),
@@ -41,13 +59,17 @@ pub fn run(command: Command) -> anyhow::Result<ExitStatus> {
         Command::Fmt(args) => fmt::run(args, &run),
         Command::Dupes(args) => dupes::run(args, &run),
         Command::Tree(args) => tree::run(args, &run),
+        Command::Completions(args) => generate::completions(args.shell),
+        Command::Man(args) => generate::man(args.command.as_deref()),
     }
 }
 
-/// A run's configuration and its progress bar.
+/// A run's configuration, its progress bar and the colours of its
+/// diagnostics.
 struct Run {
     config: Config,
     progress: Progress,
+    palette: Palette,
 }
 
 impl Run {
@@ -71,7 +93,7 @@ impl Run {
             }
         }
         let progress = Progress::new(!config.quiet, source::total_size(&config.files));
-        Run { config, progress }
+        Run { config, progress, palette: Palette::PLAIN }
     }
 
     /// Runs the pipeline with `observer` and `sink`.
@@ -88,4 +110,21 @@ impl Run {
             pipeline::run(files, *replay, *pipeline, &self.progress, selected, sink)
         }
     }
+}
+
+/// Reads the configuration file: `path` when given (it must exist), else
+/// `arbiter.toml` in the current directory when there is one.
+fn load_config(path: Option<&Path>) -> anyhow::Result<FileConfig> {
+    let (path, required) = match path {
+        Some(path) => (path.to_path_buf(), true),
+        None => (PathBuf::from(config::FILE_NAME), false),
+    };
+    let text = match fs::read_to_string(&path) {
+        Ok(text) => text,
+        Err(error) if !required && error.kind() == io::ErrorKind::NotFound => {
+            return Ok(FileConfig::default());
+        }
+        Err(error) => return Err(error).with_context(|| format!("reading {}", path.display())),
+    };
+    FileConfig::parse(&text).with_context(|| format!("in {}", path.display()))
 }

@@ -9,7 +9,12 @@ pub mod jsonl;
 pub mod sarif;
 pub mod text;
 
-use std::{borrow::Cow, collections::BTreeSet, fmt, io, ops::ControlFlow};
+use std::{
+    borrow::Cow,
+    collections::{BTreeMap, BTreeSet},
+    fmt, io,
+    ops::ControlFlow,
+};
 
 use self::codes::Code;
 use crate::{
@@ -108,17 +113,24 @@ pub fn of_game(i: usize, r: &GameRecord, findings: &mut Vec<Finding>) {
 }
 
 /// The findings `validate` reports of each game: all of them, or its
-/// errors only, less the codes disabled. `validate` ranks a game's own
-/// findings: its first error, a result against the position and moves
-/// after the end are errors, the others warnings.
+/// errors only, less the codes disabled, and of each code the first
+/// `max_per_code` only. `validate` ranks a game's own findings: its first
+/// error, a result against the position and moves after the end are
+/// errors, the others warnings.
 #[derive(Debug, Default)]
 pub struct Reported {
     /// Errors only.
     pub errors_only: bool,
     /// Codes left out.
     pub disabled: BTreeSet<Code>,
-    /// Games with an error reported.
+    /// Show at most this many findings of each code (all, when `None`);
+    /// the others are counted all the same.
+    pub max_per_code: Option<u64>,
+    /// Games with an error reported (shown or not: the cap changes what
+    /// is printed, never the verdict).
     pub games_with_errors: u64,
+    /// Findings reported, shown or not, by code.
+    pub counts: BTreeMap<Code, u64>,
     /// The findings of the last game, each with whether it is an error.
     findings: Vec<(Finding, bool)>,
     scratch: Vec<Finding>,
@@ -131,8 +143,9 @@ impl Reported {
         Reported { errors_only, disabled, ..Reported::default() }
     }
 
-    /// The findings of `r` that are reported, each with whether it is an
-    /// error, in order; counts the game if one is an error.
+    /// The findings of `r` that are reported and shown, each with whether
+    /// it is an error, in order; counts them by code, and the game if one
+    /// is an error.
     pub fn of(&mut self, r: &GameRecord) -> &[(Finding, bool)] {
         self.findings.clear();
         // A clean game has nothing to say: no findings to build.
@@ -144,14 +157,43 @@ impl Reported {
         let errors = usize::from(r.error.is_some())
             + usize::from(r.termination.is_some() && !r.result_consistent)
             + usize::from(r.termination.is_some() && r.moves_after_end > 0);
+        let mut any_error = false;
         for (i, f) in self.scratch.drain(..).enumerate() {
             let error = i < errors;
             if !self.disabled.contains(&f.code) && (error || !self.errors_only) {
-                self.findings.push((f, error));
+                any_error |= error;
+                let count = self.counts.entry(f.code).or_default();
+                *count += 1;
+                if self.max_per_code.is_none_or(|max| *count <= max) {
+                    self.findings.push((f, error));
+                }
             }
         }
-        self.games_with_errors += u64::from(self.findings.iter().any(|&(_, error)| error));
+        self.games_with_errors += u64::from(any_error);
         &self.findings
+    }
+
+    /// Writes the findings reported by code, the most frequent first (then
+    /// in code order), with how many of each were not shown; nothing when
+    /// there were none. A long file's output is mostly one or two codes:
+    /// this says which, and `--disable` or `--max-per-code` quiet them.
+    pub fn render_counts(&self, wtr: &mut dyn io::Write) -> io::Result<()> {
+        let mut counts: Vec<(Code, u64)> = self.counts.iter().map(|(&c, &n)| (c, n)).collect();
+        counts.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        if counts.is_empty() {
+            return Ok(());
+        }
+        writeln!(wtr, "findings by code:")?;
+        let name_width = counts.iter().map(|(c, _)| c.name().len()).max().unwrap_or(0);
+        let count_width = counts.first().map_or(1, |(_, n)| n.to_string().len());
+        for (code, n) in counts {
+            write!(wtr, "  {} {:name_width$} {n:>count_width$}", code.code(), code.name())?;
+            match self.max_per_code {
+                Some(max) if n > max => writeln!(wtr, " (… and {} more not shown)", n - max)?,
+                _ => writeln!(wtr)?,
+            }
+        }
+        Ok(())
     }
 }
 

@@ -2,29 +2,73 @@
 //! `file:line: error[E101 illegal-move]: game 12 (White - Black, round 6):
 //! 37. Nf3: illegal move`, then the position as FEN for a move, and for
 //! `check` a hint. `DiagnosticsSink` is `validate`'s sink: the findings of
-//! each game as they come.
+//! each game as they come. A [`Palette`] colours them, or leaves them
+//! plain.
 
 use std::{
     io::{self, Write},
     ops::ControlFlow,
 };
 
+use anstyle::{AnsiColor, Style};
+
 use super::{Finding, GameLabel, Reported};
 use crate::{record::GameRecord, sink::Sink};
 
-/// Writes one finding about `r`, with the code's hint when `hint`.
-/// `severity` is how the command ranks it.
+/// The styles of a diagnostic's parts: plain, or coloured with ANSI
+/// escapes (which the command decides, from `--color` and the terminal).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Palette {
+    /// `error`.
+    pub error: Style,
+    /// `warning`.
+    pub warning: Style,
+    /// The code and name, `E101 illegal-move`.
+    pub code: Style,
+    /// The place, `file:line`.
+    pub location: Style,
+}
+
+impl Palette {
+    /// No escapes: a plain style writes nothing.
+    pub const PLAIN: Palette = Palette {
+        error: Style::new(),
+        warning: Style::new(),
+        code: Style::new(),
+        location: Style::new(),
+    };
+
+    /// Errors red, warnings yellow, codes and places bold.
+    pub const COLORED: Palette = Palette {
+        error: AnsiColor::Red.on_default().bold(),
+        warning: AnsiColor::Yellow.on_default().bold(),
+        code: Style::new().bold(),
+        location: Style::new().bold(),
+    };
+
+    /// The style of `severity` (`error` or `warning`).
+    fn severity(&self, severity: &str) -> Style {
+        if severity == "error" { self.error } else { self.warning }
+    }
+}
+
+/// Writes one finding about `r`, with the code's hint when `hint`, in
+/// the colours of `palette`. `severity` is how the command ranks it.
 pub fn write(
     wtr: &mut dyn Write,
     r: &GameRecord,
     f: &Finding,
     severity: &str,
     hint: bool,
+    palette: &Palette,
 ) -> io::Result<()> {
     let code = f.code;
+    let (place, level, id) = (palette.location, palette.severity(severity), palette.code);
+    // `{style}` opens a style and `{style:#}` closes it; both are empty
+    // for a plain one.
     writeln!(
         wtr,
-        "{}:{}: {severity}[{} {}]: {}: {}",
+        "{place}{}:{}{place:#}: {level}{severity}{level:#}[{id}{} {}{id:#}]: {}: {}",
         r.file,
         f.line,
         code.code(),
@@ -47,20 +91,22 @@ pub struct DiagnosticsSink<W: Write> {
     wtr: W,
     /// Which findings are written.
     pub reported: Reported,
+    /// Their colours (plain unless set).
+    pub palette: Palette,
 }
 
 impl<W: Write> DiagnosticsSink<W> {
-    /// Writes to `wtr` the findings `reported` keeps.
+    /// Writes to `wtr`, plain, the findings `reported` keeps.
     pub fn new(wtr: W, reported: Reported) -> Self {
-        DiagnosticsSink { wtr, reported }
+        DiagnosticsSink { wtr, reported, palette: Palette::PLAIN }
     }
 }
 
 impl<W: Write, T> Sink<T> for DiagnosticsSink<W> {
     fn record(&mut self, r: &GameRecord, _: T) -> io::Result<ControlFlow<()>> {
-        let Self { wtr, reported } = self;
+        let Self { wtr, reported, palette } = self;
         for (f, error) in reported.of(r) {
-            write(wtr, r, f, if *error { "error" } else { "warning" }, false)?;
+            write(wtr, r, f, if *error { "error" } else { "warning" }, false, palette)?;
         }
         Ok(ControlFlow::Continue(()))
     }

@@ -411,7 +411,7 @@ fn r21_nested_variations_take_bounded_memory() {
 fn r21_repeated_unmatched_parens_are_one_warning() {
     let pgn = format!("[Event \"E\"]\n\n1. e4 {} e5 *\n", ")".repeat(100_000));
     let run = crate::util::Arbiter::new(&["validate", "-"]).stdin(pgn.as_bytes()).run();
-    let lines: Vec<_> = run.stdout.lines().filter(|l| l.contains("W124")).collect();
+    let lines: Vec<_> = run.stdout.lines().filter(|l| l.contains("[W124 ")).collect();
     assert_eq!(lines.len(), 1, "{}", &run.stdout[..run.stdout.len().min(2000)]);
     assert!(
         lines[0].ends_with("`)` without a matching `(` (and 99999 more in this game)"),

@@ -15,6 +15,7 @@
 //! tie-breaks.
 //! `games`: the CSV reads back as the records; `--tags`.
 //! `dupes`: the planted duplicates of fixtures/dupes, `--unique`, memory.
+//! `generate`: shell completions, the manual page, `--version`.
 //! `streaming`: findings while the input is read; a closed output ends
 //! the run.
 //! `schema`: `games`' records and CSV header are docs/GUIDE.md's schema.
@@ -26,6 +27,7 @@ mod dupes;
 mod filter;
 mod fmt;
 mod games;
+mod generate;
 mod hostile;
 mod paths;
 mod progress;

@@ -463,6 +463,106 @@ fn disable_leaves_out_warnings_of_one_code_only() {
     assert!(some.iter().all(|w| !w.contains("W121")));
 }
 
+/// The summary counts the findings of each code, the most frequent first,
+/// each as many as the diagnostics printed.
+#[test]
+fn the_summary_counts_findings_by_code() {
+    let path = fixture("rules/notation.pgn");
+    let run = run(&["validate", &path]);
+    let counts = code_counts(&run.stdout);
+    assert!(!counts.is_empty(), "{}", run.stdout);
+    for (code, n, more) in &counts {
+        let printed =
+            run.stdout.lines().filter(|l| l.contains(&format!("warning[{code} "))).count();
+        assert_eq!((printed as u64, *more), (*n, 0), "{code}\n{}", run.stdout);
+    }
+    let ns: Vec<u64> = counts.iter().map(|(_, n, _)| *n).collect();
+    assert!(ns.windows(2).all(|w| w[0] >= w[1]), "not sorted by count: {ns:?}");
+}
+
+/// `--max-per-code N` shows the first N findings of each code; the
+/// summary still counts them all and says how many were not shown, and
+/// the exit status is the same.
+#[test]
+fn max_per_code_caps_each_code_and_the_summary_says_how_many_more() {
+    let path = fixture("sample.pgn");
+    let all = run(&["validate", &path]);
+    let capped = run(&["validate", "--max-per-code", "2", &path]);
+    assert_eq!((all.code, capped.code), (Some(1), Some(1)));
+    assert_eq!(code_counts(&all.stdout).len(), code_counts(&capped.stdout).len());
+    for ((code, n, _), (capped_code, capped_n, more)) in
+        code_counts(&all.stdout).into_iter().zip(code_counts(&capped.stdout))
+    {
+        assert_eq!((&code, n), (&capped_code, capped_n));
+        let shown =
+            capped.stdout.lines().filter(|l| l.contains(&format!("[{code} "))).count() as u64;
+        assert_eq!((shown, more), (n.min(2), n.saturating_sub(2)), "{code}\n{}", capped.stdout);
+    }
+    // The W128 findings (5 of them) are cut to 2, and the first two kept.
+    let w128: Vec<&str> = all.stdout.lines().filter(|l| l.contains("[W128 ")).collect();
+    let kept: Vec<&str> = capped.stdout.lines().filter(|l| l.contains("[W128 ")).collect();
+    assert_eq!((w128.len(), &w128[..2]), (5, &kept[..]));
+    // JSON Lines: a game is printed only when one of its findings is
+    // shown; the summary goes to standard error with the counts.
+    let all = records(&["validate", "--format", "jsonl", &path]);
+    let run = run(&["validate", "--format", "jsonl", "--max-per-code", "1", &path]);
+    assert_eq!(run.code, Some(1));
+    let capped = parse_jsonl(&run.stdout);
+    assert!(capped.len() < all.len(), "{} of {}", capped.len(), all.len());
+    let counts = code_counts(&run.stderr);
+    assert!(counts.contains(&("W128".to_owned(), 5, 4)), "{}", run.stderr);
+    // Errors capped to none still fail the run.
+    let run = crate::util::run(&["validate", "--max-per-code", "0", &path]);
+    assert_eq!(run.code, Some(1));
+    assert!(!run.stdout.contains("error["), "{}", run.stdout);
+}
+
+/// `disable` in arbiter.toml's `[validate]` table leaves codes out as
+/// `--disable` does; `--config` names another file; an unknown code there
+/// is an error.
+#[test]
+fn validate_reads_disabled_codes_from_the_configuration_file() {
+    let path = fixture("sample.pgn");
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    fs::write(
+        dir.path().join("arbiter.toml"),
+        "[validate]\ndisable = [\"E101\", \"empty-game\"]\n",
+    )
+    .expect("write arbiter.toml");
+    let run = Arbiter::new(&["validate", &path]).current_dir(dir.path()).run();
+    assert_eq!(run.code, Some(0), "{}{}", run.stdout, run.stderr);
+    assert!(!run.stdout.contains("[E101 ") && !run.stdout.contains("[W128 "), "{}", run.stdout);
+    assert!(run.stdout.contains("[W123 "), "{}", run.stdout);
+    // `[check]` is check's own: validate ignores it.
+    let other = dir.path().join("other.toml");
+    fs::write(&other, "[check]\ndisable = [\"E101\"]\n").expect("write other.toml");
+    let other = other.to_str().expect("UTF-8 path");
+    let run = Arbiter::new(&["validate", "--config", other, &path]).current_dir(dir.path()).run();
+    assert_eq!(run.code, Some(1), "{}", run.stdout);
+    fs::write(dir.path().join("arbiter.toml"), "[validate]\ndisable = [\"W999\"]\n")
+        .expect("write");
+    let run = Arbiter::new(&["validate", &path]).current_dir(dir.path()).run();
+    assert_eq!(run.code, Some(2));
+    assert!(run.stderr.contains("unknown code \"W999\" in validate.disable"), "{}", run.stderr);
+}
+
+/// The `findings by code:` lines of a summary: code, count, and how many
+/// were not shown.
+fn code_counts(text: &str) -> Vec<(String, u64, u64)> {
+    let mut lines = text.lines().skip_while(|l| *l != "findings by code:");
+    lines.next();
+    lines
+        .map_while(|l| l.strip_prefix("  "))
+        .map(|l| {
+            let words: Vec<&str> = l.split_whitespace().collect();
+            let more = l.split_once("… and ").map_or(0, |(_, rest)| {
+                rest.split(' ').next().and_then(|n| n.parse().ok()).expect("a count")
+            });
+            (words[0].to_owned(), words[2].parse().expect("a count"), more)
+        })
+        .collect()
+}
+
 // ------------------------------------------------------------------ --limit
 
 /// `games --limit N` prints the first N games and stops reading: on an
@@ -496,4 +596,59 @@ fn r21_the_summary_s_categories_add_up() {
     let run = run(&["validate", &path]);
     let line = "8 games in 1 file: 2 without errors, 6 with errors (0 with an invalid move or start), 2 with warnings";
     assert!(run.stdout.contains(line), "{}", run.stdout);
+}
+
+// ------------------------------------------------------------------ colour
+
+/// `--color always` colours diagnostics: the error red, warnings yellow,
+/// codes and places bold; by default (not a terminal here) and with
+/// `--color never` there is no escape; NO_COLOR turns `auto` off but not
+/// `always`. The words are the same either way.
+#[test]
+fn color_always_colours_errors_and_warnings_and_auto_does_not_into_a_pipe() {
+    let path = fixture("sample.pgn");
+    let colored = run(&["validate", "--color", "always", &path]);
+    assert_eq!(colored.code, Some(1));
+    let error = colored.stdout.lines().find(|l| l.contains("E101")).expect("the error line");
+    assert_eq!(
+        error,
+        format!(
+            "\x1b[1m{path}:4546\x1b[0m: \x1b[1m\x1b[31merror\x1b[0m[\x1b[1mE101 illegal-move\x1b[0m]: \
+             game 207 (Example, Alice - Example, Bob, round 1): 11. Nxe5+: illegal move"
+        )
+    );
+    let warning = colored.stdout.lines().find(|l| l.contains("W128")).expect("a warning line");
+    assert!(warning.contains("\x1b[1m\x1b[33mwarning\x1b[0m"), "{warning:?}");
+    let plain = run(&["validate", &path]);
+    assert!(!plain.stdout.contains('\x1b'), "{}", plain.stdout);
+    assert_eq!(strip_escapes(&colored.stdout), plain.stdout);
+    assert_eq!(run(&["validate", "--color", "never", &path]).stdout, plain.stdout);
+    // `check` colours its diagnostics the same way.
+    let check = run(&["check", "--color", "always", &path]);
+    assert!(check.stdout.contains("\x1b[1m\x1b[33mwarning\x1b[0m"), "{}", check.stdout);
+    let no_color = |when: &str| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_arbiter"))
+            .args(["validate", "--color", when, &path])
+            .env("NO_COLOR", "1")
+            .env("CLICOLOR_FORCE", "1")
+            .output()
+            .expect("the arbiter binary runs");
+        String::from_utf8(out.stdout).expect("UTF-8 output")
+    };
+    assert_eq!(no_color("auto"), plain.stdout);
+    assert_eq!(no_color("always"), colored.stdout);
+    assert_eq!(run(&["validate", "--color", "sometimes", &path]).code, Some(2));
+}
+
+/// `text` without its ANSI escapes (`ESC [ ... m`).
+fn strip_escapes(text: &str) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(start) = rest.find('\x1b') {
+        out.push_str(&rest[..start]);
+        let end = rest[start..].find('m').expect("an escape ends with m");
+        rest = &rest[start + end + 1..];
+    }
+    out.push_str(rest);
+    out
 }

@@ -1,6 +1,9 @@
-//! `arbiter.toml`: the optional configuration of `check`.
+//! `arbiter.toml`: the optional configuration of `check` and `validate`.
 //!
 //! ```toml
+//! [validate]
+//! disable = ["W301"]                   # codes or names, as --disable
+//!
 //! [check]
 //! disable = ["W122", "check-suffix"]   # codes or names
 //! deny-warnings = true                 # as --deny warnings
@@ -29,6 +32,9 @@ pub const FILE_NAME: &str = "arbiter.toml";
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Config {
+    /// The `[validate]` table.
+    #[serde(default)]
+    pub validate: ValidateTable,
     /// The `[check]` table.
     #[serde(default)]
     pub check: CheckTable,
@@ -49,6 +55,16 @@ pub struct CheckTable {
     pub deny_warnings: bool,
 }
 
+/// `[validate]`: which findings `validate` leaves out.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct ValidateTable {
+    /// Codes (`W301`) or names (`missing-tag`) not reported, as
+    /// `validate --disable`.
+    #[serde(default)]
+    pub disable: Vec<String>,
+}
+
 /// `[event]`: what the event is.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -65,9 +81,10 @@ pub enum ConfigError {
     /// Not TOML, or not the expected tables and keys.
     #[error("{0}")]
     Syntax(#[from] toml::de::Error),
-    /// A code or name in `disable` that does not exist.
-    #[error("unknown code \"{0}\" in check.disable (see arbiter check --list-codes)")]
-    UnknownCode(String),
+    /// A code or name in a `disable` list (of the table named first) that
+    /// does not exist.
+    #[error("unknown code \"{1}\" in {0}.disable (see arbiter check --list-codes)")]
+    UnknownCode(&'static str, String),
 }
 
 impl Config {
@@ -75,17 +92,26 @@ impl Config {
     pub fn parse(text: &str) -> Result<Config, ConfigError> {
         let config: Config = toml::from_str(text)?;
         config.disabled()?;
+        config.validate_disabled()?;
         Ok(config)
     }
 
-    /// The codes `disable` names.
+    /// The codes `[check]`'s `disable` names.
     pub fn disabled(&self) -> Result<BTreeSet<Code>, ConfigError> {
-        self.check
-            .disable
-            .iter()
-            .map(|text| Code::parse(text).ok_or_else(|| ConfigError::UnknownCode(text.clone())))
-            .collect()
+        codes("check", &self.check.disable)
     }
+
+    /// The codes `[validate]`'s `disable` names.
+    pub fn validate_disabled(&self) -> Result<BTreeSet<Code>, ConfigError> {
+        codes("validate", &self.validate.disable)
+    }
+}
+
+/// The codes of the `disable` list of `table`.
+fn codes(table: &'static str, list: &[String]) -> Result<BTreeSet<Code>, ConfigError> {
+    list.iter()
+        .map(|text| Code::parse(text).ok_or_else(|| ConfigError::UnknownCode(table, text.clone())))
+        .collect()
 }
 
 #[cfg(test)]
@@ -95,7 +121,8 @@ mod tests {
     #[test]
     fn a_full_configuration() {
         let config = Config::parse(
-            "[check]\ndisable = [\"W122\", \"check-suffix\"]\ndeny-warnings = true\n\
+            "[validate]\ndisable = [\"missing-tag\"]\n\
+             [check]\ndisable = [\"W122\", \"check-suffix\"]\ndeny-warnings = true\n\
              [event]\nformat = \"double-round-robin\"\nrounds = 18\n",
         );
         let config = config.unwrap_or_else(|e| panic!("{e}"));
@@ -104,6 +131,8 @@ mod tests {
         assert_eq!(config.event.rounds, Some(18));
         let disabled = config.disabled().unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(disabled, BTreeSet::from([Code::MoveNumber, Code::CheckSuffix]));
+        let disabled = config.validate_disabled().unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(disabled, BTreeSet::from([Code::MissingTag]));
     }
 
     #[test]
@@ -112,6 +141,10 @@ mod tests {
         assert!(Config::parse("[check]\ndisabled = []\n").is_err());
         assert!(Config::parse("[event]\nformat = \"swiss-system\"\n").is_err());
         let error = Config::parse("[check]\ndisable = [\"W999\"]\n").err();
-        assert!(matches!(error, Some(ConfigError::UnknownCode(code)) if code == "W999"));
+        assert!(matches!(error, Some(ConfigError::UnknownCode("check", code)) if code == "W999"));
+        let error = Config::parse("[validate]\ndisable = [\"nope\"]\n").err();
+        assert!(
+            matches!(error, Some(ConfigError::UnknownCode("validate", code)) if code == "nope")
+        );
     }
 }

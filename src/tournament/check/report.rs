@@ -14,7 +14,8 @@ use super::Report;
 use crate::{
     diagnostic::{
         codes::{Code, Severity},
-        jsonl, sarif, text,
+        jsonl, sarif,
+        text::{self, Palette},
     },
     tournament::{Game, players::plural},
 };
@@ -30,18 +31,20 @@ pub enum Format {
     Sarif,
 }
 
-/// Writes the findings of `report` about `records` in `format`.
+/// Writes the findings of `report` about `records` in `format` (text in
+/// the colours of `palette`).
 pub fn render(
     report: &Report,
     records: &[Game],
     format: Format,
+    palette: &Palette,
     wtr: &mut dyn Write,
 ) -> io::Result<()> {
     match format {
         Format::Text => {
             for f in &report.findings {
                 let r = &records[f.record];
-                text::write(wtr, r, f, f.code.severity().name(), true)?;
+                text::write(wtr, r, f, f.code.severity().name(), true, palette)?;
             }
         }
         Format::Jsonl => {
