@@ -20,7 +20,6 @@ use crate::{
     record::GameRecord,
     replay::observer::{KeepTags, MovesHash},
     sink::Sink,
-    tournament::players,
 };
 
 /// A game as the commands that look across games keep it: its record, its
@@ -198,7 +197,12 @@ pub fn events(records: &[Game]) -> Vec<Event> {
 /// from the file and line of its first game.
 pub fn describe(name: Option<&str>, games: usize, file: &str, line: u64) -> String {
     let name = name.unwrap_or("no Event tag");
-    format!("\"{name}\" ({}, from {file}:{line})", players::plural(games, "game"))
+    format!("\"{name}\" ({}, from {file}:{line})", plural(games, "game"))
+}
+
+/// `1 game`, `3 games`.
+pub fn plural(n: usize, word: &str) -> String {
+    format!("{n} {word}{}", if n == 1 { "" } else { "s" })
 }
 
 #[cfg(test)]

@@ -10,6 +10,8 @@
 use std::collections::HashMap;
 
 pub use crate::pgn::names::{compatible, fold, same_person, sorted};
+// Where the reports of players have long found it.
+pub use crate::tournament::event::plural;
 use crate::{
     diagnostic::{Finding, codes::Code},
     pgn::values::stated,
@@ -256,11 +258,6 @@ fn check_player_data(
             }
         }
     }
-}
-
-/// `1 game`, `3 games`.
-pub fn plural(n: usize, word: &str) -> String {
-    format!("{n} {word}{}", if n == 1 { "" } else { "s" })
 }
 
 #[cfg(test)]
