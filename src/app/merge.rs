@@ -31,6 +31,7 @@ enum Total {
 /// stops the run (exit status 2): a reduce step must neither drop a shard
 /// nor count one twice.
 pub(super) fn run(args: MergeArgs) -> anyhow::Result<ExitStatus> {
+    super::stats::one_standard_output(&args.report)?;
     let mut total = None;
     let mut files: HashMap<PathBuf, String> = HashMap::new();
     let mut contents: HashMap<(u64, usize), String> = HashMap::new();

@@ -14,6 +14,7 @@ use crate::{
 
 /// Runs `stats`.
 pub(super) fn run(args: StatsArgs, run: &super::Run) -> anyhow::Result<ExitStatus> {
+    one_standard_output(&args.report)?;
     let config = &run.config;
     let (counter, inputs) = if config.selection.is_everything() {
         pipeline::fold(
@@ -33,6 +34,18 @@ pub(super) fn run(args: StatsArgs, run: &super::Run) -> anyhow::Result<ExitStatu
     let stats = counter.counted.finish();
     report::write(&stats, &outputs(&args.report), &mut io::stdout().lock())?;
     Ok(if inputs.input_errors > 0 { ExitStatus::Error } else { ExitStatus::Clean })
+}
+
+/// Refuses `--partial -` with `--json`, before any game is read: both would
+/// write to standard output, one document after the other.
+pub(super) fn one_standard_output(args: &ReportArgs) -> anyhow::Result<()> {
+    if args.json && args.partial.as_deref().is_some_and(|path| path.as_os_str() == "-") {
+        anyhow::bail!(
+            "--partial - and --json both write to standard output: give --partial a file, \
+             or leave out --json"
+        );
+    }
+    Ok(())
 }
 
 /// The outputs `stats` and `merge` are asked for.

@@ -489,6 +489,27 @@ fn partials_stream_through_standard_input_and_output() {
 }
 
 #[test]
+fn a_partial_and_json_on_standard_output_are_refused() {
+    let games = fixture("stats/games.pgn");
+    for args in [
+        vec!["stats", "-q", "--partial", "-", "--json", &games],
+        vec!["merge", "--partial", "-", "--json", "-"],
+    ] {
+        let out = Arbiter::new(&args).stdin(b"").run();
+        assert_eq!(out.code, Some(2), "{args:?}: {}", out.stderr);
+        assert!(out.stdout.is_empty(), "{args:?}: {}", out.stdout);
+        assert!(out.stderr.contains("both write to standard output"), "{}", out.stderr);
+    }
+    // To a file, the partial goes beside the JSON document.
+    let dir = tempfile::tempdir().unwrap();
+    let part = dir.path().join("part.json");
+    let out = run(&["stats", "-q", "--partial", part.to_str().unwrap(), "--json", &games]);
+    ok(&out);
+    assert!(serde_json::from_str::<Value>(&out.stdout).is_ok(), "{}", out.stdout);
+    assert!(fs::read_to_string(&part).unwrap().contains("arbiter-stats-partial"));
+}
+
+#[test]
 fn bad_partials_stop_the_merge() {
     let work = tempfile::tempdir().unwrap();
     let good = work.path().join("good.arb.json");
