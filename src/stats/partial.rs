@@ -25,7 +25,7 @@ pub const VERSION: u64 = 1;
 #[derive(Debug, thiserror::Error)]
 pub enum PartialError {
     /// Not JSON, or the stream could not be read.
-    #[error("not a JSON document: {0}")]
+    #[error("not a JSON document")]
     Json(#[source] serde_json::Error),
     /// JSON, but not a partial of arbiter's statistics.
     #[error("not an arbiter stats partial (no \"format\": \"{FORMAT}\")")]
@@ -34,7 +34,7 @@ pub enum PartialError {
     #[error("partial format version {0}, but this arbiter reads version {VERSION}")]
     Version(String),
     /// The right header, but the statistics are malformed or inconsistent.
-    #[error("corrupt partial: {0}")]
+    #[error("corrupt partial")]
     Corrupt(#[source] serde_json::Error),
     /// No document at all.
     #[error("empty: no partial in it")]

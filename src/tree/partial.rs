@@ -31,7 +31,7 @@ pub const VERSION: u64 = 1;
 #[derive(Debug, thiserror::Error)]
 pub enum PartialError {
     /// Not JSON.
-    #[error("not a JSON document: {0}")]
+    #[error("not a JSON document")]
     Json(#[source] serde_json::Error),
     /// JSON, but not a tree partial.
     #[error("not an arbiter tree partial (no \"format\": \"{FORMAT}\")")]

@@ -509,6 +509,23 @@ fn a_partial_and_json_on_standard_output_are_refused() {
     assert!(fs::read_to_string(&part).unwrap().contains("arbiter-stats-partial"));
 }
 
+/// An error's cause is said once (it was printed twice: in the message
+/// and again as its source).
+#[test]
+fn a_broken_partial_or_configuration_says_its_cause_once() {
+    let truncated = b"{\"format\":\"arbiter-stats-partial\",\"version\":1,\"stats\":{\"x";
+    let out = Arbiter::new(&["merge", "-"]).stdin(truncated).run();
+    assert_eq!(out.code, Some(2), "{}", out.stderr);
+    assert_eq!(out.stderr.matches("EOF while parsing").count(), 1, "{}", out.stderr);
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("arbiter.toml");
+    fs::write(&config, "[check\nfoo=").unwrap();
+    let games = fixture("stats/games.pgn");
+    let out = run(&["check", "--config", config.to_str().unwrap(), &games]);
+    assert_eq!(out.code, Some(2), "{}", out.stderr);
+    assert_eq!(out.stderr.matches("unclosed table").count(), 1, "{}", out.stderr);
+}
+
 #[test]
 fn bad_partials_stop_the_merge() {
     let work = tempfile::tempdir().unwrap();

@@ -79,7 +79,7 @@ pub struct EventTable {
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
     /// Not TOML, or not the expected tables and keys.
-    #[error("{0}")]
+    #[error(transparent)]
     Syntax(#[from] toml::de::Error),
     /// A code or name in a `disable` list (of the table named first) that
     /// does not exist.
