@@ -19,6 +19,7 @@
 //! earlier one had a legal move: the next one played).
 
 pub mod clocks;
+pub mod dead;
 pub mod end;
 pub mod repetition;
 pub mod result;
