@@ -97,6 +97,13 @@ Deliberate differences (and why)
    warning; `final_fen` then shows the repaired fields on both sides.
 7. `--max-games N` is per file: both sides see the file's first N games
    (cut at the start of game N + 1 as split by rule 1).
+8. Dead positions beyond insufficient material (Art. 5.2.2: `dead_position`,
+   found by arbiter's own analysis, which python-chess does not have) are a
+   documented extension: when arbiter ends a standard game there at ply k,
+   python-chess must not have ended it at or before ply k, and the game is
+   then compared as if python-chess had ended it at ply k too (termination,
+   `moves_after_end` and `result_consistent` follow). The analysis itself is
+   tested against labelled positions (scripts/unwinnability.sh).
 
 Known disagreements that are NOT hidden (python-chess is more lenient than
 the Laws; scripts/gen_games.py does not generate such positions):
@@ -119,7 +126,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Iterator, List, Optional, Tuple
 
 import chess
@@ -776,6 +783,14 @@ def compare(a: dict, p: PyRecord, g: RawGame) -> List[Tuple[str, object, object]
         if p.error_ply != a_eply:
             p = python_record(g, max_plies=a_eply - 1,
                               forced_error=("unparseable_token", a_eply))
+    end = a.get("termination_ply")
+    if (a.get("termination") == "dead_position" and not p.is_variant
+            and end is not None
+            and (p.termination_ply is None or p.termination_ply > end)):
+        # docstring 8: arbiter's extension of Art. 5.2.2
+        p = replace(p, termination="dead_position", termination_ply=end,
+                    moves_after_end=p.plies - end,
+                    result_consistent=p.recorded_result == "1/2-1/2")
     fields = [
         ("plies", a.get("plies"), p.plies),
         ("valid", a.get("valid"), p.valid),

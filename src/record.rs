@@ -68,6 +68,16 @@ pub struct GameRecord {
     /// a checkmate not won by the mating side, an automatic draw not scored
     /// ½-½, or a variant end scored otherwise.
     pub result_consistent: bool,
+    /// Whether the `Termination` tag says the game was decided on time
+    /// (`Time forfeit`, `… won on time`).
+    pub on_time: bool,
+    /// A win on time for a side that cannot mate by any series of legal
+    /// moves from the final position: Art. 6.9 scores it ½-½.
+    pub timeout_draw: bool,
+    /// First ply whose position the dead-position analysis (Art. 5.2.2)
+    /// could not decide within its budget; `None` when every position it
+    /// looked at was decided.
+    pub undetermined_ply: Option<u32>,
     /// Findings that do not make the game invalid.
     pub warnings: Vec<Warning>,
     /// FEN of the last position legally reached (empty when not requested).
@@ -188,6 +198,9 @@ kinds! {
         Stalemate => ("stalemate", "stalemate"),
         /// Art. 5.2.2 (dead position by material): neither side can mate.
         InsufficientMaterial => ("insufficient_material", "insufficient material"),
+        /// Art. 5.2.2 beyond material: neither side can mate by any series
+        /// of legal moves (locked pawns, a forced capture into bare kings...).
+        DeadPosition => ("dead_position", "dead position"),
         /// Art. 9.6.1: the same position for the fifth time.
         FivefoldRepetition => ("fivefold_repetition", "fivefold repetition"),
         /// Art. 9.6.2: 75 moves by each side without capture or pawn move.
@@ -230,7 +243,8 @@ kinds! {
         /// The `Result` tag and the movetext's result marker disagree, or
         /// one of them is missing.
         ResultMismatch => ("result_mismatch", "result mismatch"),
-        /// A decisive result for a side that has no mating material.
+        /// A decisive result for a side that cannot mate by any series of
+        /// legal moves (a resignation may stand).
         ImpossibleWin => ("impossible_win", "impossible win"),
         /// A `+`/`#` suffix that is wrong, or missing where the move checks
         /// or mates.
@@ -268,6 +282,6 @@ impl GameRecord {
     /// result that contradicts the final position, or moves played after
     /// the game had ended.
     pub fn has_error(&self) -> bool {
-        !self.valid || !self.result_consistent || self.moves_after_end > 0
+        !self.valid || !self.result_consistent || self.moves_after_end > 0 || self.timeout_draw
     }
 }

@@ -42,10 +42,20 @@ pub trait Replayable: Position + Clone {
     fn has_legal_move(&self) -> bool {
         !self.legal_moves().is_empty()
     }
+
+    /// The position as chess, where the dead-position analysis applies
+    /// (Art. 5.2.2, 6.9); `None` in a variant.
+    fn as_chess(&self) -> Option<&Chess> {
+        None
+    }
 }
 
 impl Replayable for Chess {
     const PLAIN_MOVES: bool = true;
+
+    fn as_chess(&self) -> Option<&Chess> {
+        Some(self)
+    }
 
     #[inline]
     fn san_to_move(&self, san: San, in_check: Option<bool>) -> Result<Move, SanError> {

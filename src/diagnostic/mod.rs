@@ -50,8 +50,9 @@ impl Finding {
 }
 
 /// Appends the findings of game `i` (`r`): its first error, a result that
-/// contradicts an automatic end, moves played after the end, then its
-/// warnings, each with its code, in that order.
+/// contradicts an automatic end, moves played after the end, a win on
+/// time that Art. 6.9 scores as a draw, then its warnings, each with its
+/// code, in that order.
 pub fn of_game(i: usize, r: &GameRecord, findings: &mut Vec<Finding>) {
     if let Some(error) = &r.error {
         let (what, fen) = if error.kind == ErrorKind::GameTooLarge {
@@ -100,6 +101,18 @@ pub fn of_game(i: usize, r: &GameRecord, findings: &mut Vec<Finding>) {
             findings.push(finding);
         }
     }
+    if r.timeout_draw {
+        let result = r.result.as_deref().or(r.result_marker).unwrap_or("?");
+        let winner = if result.starts_with('1') { "white" } else { "black" };
+        findings.push(Finding::game(
+            Code::TimeoutDraw,
+            i,
+            r,
+            format!(
+                "{result} on time, but {winner} cannot checkmate by any series of legal moves: a draw (Art. 6.9)"
+            ),
+        ));
+    }
     for warning in &r.warnings {
         findings.push(Finding {
             code: Code::of_warning(warning.kind),
@@ -115,8 +128,8 @@ pub fn of_game(i: usize, r: &GameRecord, findings: &mut Vec<Finding>) {
 /// The findings `validate` reports of each game: all of them, or its
 /// errors only, less the codes disabled, and of each code the first
 /// `max_per_code` only. `validate` ranks a game's own findings: its first
-/// error, a result against the position and moves after the end are
-/// errors, the others warnings.
+/// error, a result against the position or Art. 6.9 and moves after the
+/// end are errors, the others warnings.
 #[derive(Debug, Default)]
 pub struct Reported {
     /// Errors only.
@@ -156,7 +169,8 @@ impl Reported {
         of_game(0, r, &mut self.scratch);
         let errors = usize::from(r.error.is_some())
             + usize::from(r.termination.is_some() && !r.result_consistent)
-            + usize::from(r.termination.is_some() && r.moves_after_end > 0);
+            + usize::from(r.termination.is_some() && r.moves_after_end > 0)
+            + usize::from(r.timeout_draw);
         let mut any_error = false;
         for (i, f) in self.scratch.drain(..).enumerate() {
             let error = i < errors;

@@ -1,8 +1,9 @@
 //! The end of the game at once (FIDE Art. 5.1.1, 5.2.1, 5.2.2) and the
 //! ends of lichess's variants: checkmate, stalemate, a dead position.
 
-use shakmaty::{Color, KnownOutcome, Outcome, Position};
+use shakmaty::{Chess, Color, KnownOutcome, Outcome, Position};
 
+use super::dead::{self, Mate};
 use crate::{chess::resolve::Replayable, record::Termination};
 
 /// Art. 5.1.1 (checkmate: the side that mated wins) and Art. 5.2.1
@@ -26,6 +27,21 @@ pub fn mate_or_stalemate<P: Replayable>(pos: &P) -> Option<(Termination, Option<
 #[inline]
 pub fn dead_by_material<P: Position>(pos: &P) -> bool {
     pos.is_insufficient_material()
+}
+
+/// Art. 5.2.2 beyond material: `Some(true)` when neither side can mate
+/// `pos` by any series of legal moves (proved), `Some(false)` when one can
+/// or the cheap pre-filter rules it out, `None` when the analysis ran out
+/// of its budget. Finding: the `dead_position` termination.
+pub fn dead_position(pos: &Chess) -> Option<bool> {
+    if !dead::may_be_dead(pos) {
+        return Some(false);
+    }
+    match dead::either_can_mate(pos, dead::DEFAULT_BUDGET) {
+        Mate::Impossible => Some(true),
+        Mate::Possible => Some(false),
+        Mate::Undetermined => None,
+    }
 }
 
 /// A variant's own end (king of the hill, three checks, atomic...), with

@@ -7,6 +7,7 @@
 //! | 5.1.1 | checkmate | [`end::mate_or_stalemate`] | `checkmate` |
 //! | 5.2.1 | stalemate | [`end::mate_or_stalemate`] | `stalemate` |
 //! | 5.2.2 | dead position (by material) | [`end::dead_by_material`] | `insufficient_material` |
+//! | 5.2.2 | dead position (any other) | [`end::dead_position`], [`dead`] | `dead_position` |
 //! | 9.2 | threefold repetition (claim) | [`repetition::threefold`] | `threefold_ply` |
 //! | 9.2.3 | the same position | `chess::identity` | |
 //! | 9.3 | fifty moves (claim) | [`clocks::fifty_moves`] | `fifty_ply` |
@@ -14,6 +15,7 @@
 //! | 9.6.2 | seventy-five moves | [`clocks::seventyfive_moves`] | `seventyfive_moves` |
 //! | 5, 9.6 | the result fits the end | [`result::result_consistent`] | E110 |
 //! | 6.9 | a win for a side that cannot mate | [`result::impossible_win`] | W127 |
+//! | 6.9 | a win on time for a side that cannot mate | [`result::timeout_draw`] | E115 |
 //!
 //! Mate and stalemate are decided once, at the last position (every
 //! earlier one had a legal move: the next one played).
@@ -52,6 +54,9 @@ pub struct RuleFindings {
     pub fifty_ply: Option<u32>,
     /// The winner of a decisive automatic end, if any.
     pub winner: Option<Color>,
+    /// First ply whose position the dead-position analysis could not decide
+    /// within its budget (Art. 5.2.2 undetermined there).
+    pub undetermined_ply: Option<u32>,
 }
 
 /// Tracks the rules ply by ply. Reused across games (`reset`).
@@ -149,6 +154,10 @@ impl RuleTracker {
         } else if material_changed && end::dead_by_material(pos) {
             // Art. 5.2.2: no sequence of legal moves can lead to mate.
             self.end(Termination::InsufficientMaterial, ply, None);
+        } else if let Some(chess) = pos.as_chess()
+            && self.dead_position(chess, ply)
+        {
+            self.end(Termination::DeadPosition, ply, None);
         } else if repetition::fivefold(occurrences) {
             // Art. 9.6.1. A fivefold repetition cannot be mate or stalemate:
             // the earlier occurrences had a move played from them. The same
@@ -163,6 +172,19 @@ impl RuleTracker {
         let seventyfive = clocks::seventyfive_moves(clock) && self.findings.termination.is_none();
         if seventyfive || fifty {
             self.pending = Some(Pending { ply, seventyfive, fifty });
+        }
+    }
+
+    /// Art. 5.2.2 beyond material, at `ply`; notes the first position the
+    /// analysis leaves undetermined.
+    #[inline]
+    fn dead_position(&mut self, pos: &shakmaty::Chess, ply: u32) -> bool {
+        match end::dead_position(pos) {
+            Some(dead) => dead,
+            None => {
+                self.findings.undetermined_ply.get_or_insert(ply);
+                false
+            }
         }
     }
 

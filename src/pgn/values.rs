@@ -249,6 +249,14 @@ pub fn is_number_or_unknown(text: &str, digits: usize) -> bool {
     matches!(text, "-" | "?") || (text.len() <= digits && number(text).is_some())
 }
 
+/// Whether a `Termination` tag says the game was decided on time: lichess
+/// writes `Time forfeit`, chess.com `… won on time`.
+pub fn on_time(termination: &str) -> bool {
+    let termination = termination.trim();
+    termination.eq_ignore_ascii_case("time forfeit")
+        || termination.to_ascii_lowercase().ends_with("won on time")
+}
+
 /// A `TimeControl` tag (PGN standard 9.6.1): periods separated by `:`,
 /// each `moves/seconds`, `seconds`, `seconds+increment` or `*seconds`
 /// (sandclock); `moves/seconds+increment` is read too (FIDE classical

@@ -10,7 +10,7 @@
 use std::ops::ControlFlow;
 
 use shakmaty::{
-    ByColor, Color, EnPassantMode,
+    ByColor, Chess, Color, EnPassantMode,
     fen::Fen,
     san::{San, Suffix},
 };
@@ -21,7 +21,10 @@ use crate::{
         notation::{self, Written},
         resolve::Replayable,
     },
-    laws::{RuleFindings, RuleTracker},
+    laws::{
+        RuleFindings, RuleTracker,
+        dead::{self, Mate},
+    },
     pgn::lexer::{Lexer, Located, Token},
     record::{ErrorKind, GameError, MAX_VARIATION_DEPTH, Termination, Warning, WarningKind},
     replay::ReplayOptions,
@@ -44,15 +47,30 @@ pub struct MovetextFacts {
     pub has_moves: bool,
     /// Per side, whether it lacks mating material in the last position.
     pub cannot_mate: ByColor<bool>,
+    /// The last mainline position, in chess (not a variant), for the
+    /// analysis of Art. 6.9 when the result needs it.
+    pub final_position: Option<Chess>,
     /// Whether the observer stopped the replay (`Rest`), and then whether
     /// it drops the game.
     pub stopped: Option<Rest>,
 }
 
 impl MovetextFacts {
-    /// Whether `side` has no mating material in the last position.
-    pub fn final_side_cannot_mate(&self, side: Color) -> bool {
-        *self.cannot_mate.get(side)
+    /// Whether `side` cannot mate from the last position by any series of
+    /// legal moves: by material, or proved by the analysis of
+    /// [`crate::laws::dead`] (`None` when it ran out of budget).
+    pub fn final_side_cannot_mate(&self, side: Color) -> Option<bool> {
+        if *self.cannot_mate.get(side) {
+            return Some(true);
+        }
+        match &self.final_position {
+            Some(pos) => match dead::can_mate(pos, side, dead::DEFAULT_BUDGET) {
+                Mate::Impossible => Some(true),
+                Mate::Possible => Some(false),
+                Mate::Undetermined => None,
+            },
+            None => Some(false),
+        }
     }
 }
 
@@ -428,6 +446,7 @@ impl<'a, P: Replayable, O: Observer> Replay<'_, 'a, P, O> {
         self.stray.into_warning(WarningKind::StrayBytes, self.warnings);
         self.facts.findings = findings;
         self.facts.cannot_mate = ByColor::new_with(|side| self.pos.has_insufficient_material(side));
+        self.facts.final_position = self.pos.as_chess().cloned();
         if final_fen {
             self.facts.final_fen = Fen::from_position(&self.pos, EnPassantMode::Legal).to_string();
         }

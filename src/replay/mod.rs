@@ -28,7 +28,7 @@ use crate::{
         cursor::{GameCursor, GameSpan},
         lexer,
         tags::{self, BLACK, EVENT, RESULT, ROUND, TagCollector, TagSet, WHITE},
-        values::GameResult,
+        values::{self, GameResult},
     },
     record::{ErrorKind, GameError, GameRecord, Warning, WarningKind},
 };
@@ -277,18 +277,25 @@ fn record(
     }
     let findings = facts.findings;
     let ended = findings.termination.is_some() || facts.error.is_some();
-    if let Some(winner) =
-        result::impossible_win(recorded, ended, |side| facts.final_side_cannot_mate(side))
-    {
-        warnings.push(Warning {
-            kind: WarningKind::ImpossibleWin,
-            message: format!(
-                "{} is scored as a win, but {winner} has no mating material (on time this is a draw)",
+    let on_time = tags.first("Termination").is_some_and(|tag| values::on_time(&tag));
+    let mut timeout_draw = false;
+    if let Some(winner) = result::impossible_win(recorded, ended, |side| {
+        facts.final_side_cannot_mate(side) == Some(true)
+    }) {
+        // Art. 6.9: on time, the game is drawn (a finding of its own, made
+        // from the record); a resignation may stand.
+        timeout_draw = on_time;
+        if !on_time {
+            let message = format!(
+                "{} is scored as a win, but {winner} cannot checkmate by any series of legal moves (on time this is a draw)",
                 result.or(marker).unwrap_or("?"),
-            )
-            .into(),
-            line: span.line,
-        });
+            );
+            warnings.push(Warning {
+                kind: WarningKind::ImpossibleWin,
+                message: message.into(),
+                line: span.line,
+            });
+        }
     }
     if !facts.has_moves && facts.error.is_none() {
         warnings.push(Warning {
@@ -321,6 +328,9 @@ fn record(
         termination_ply,
         threefold_ply: findings.threefold_ply,
         fifty_ply: findings.fifty_ply,
+        undetermined_ply: findings.undetermined_ply,
+        on_time,
+        timeout_draw,
         moves_after_end,
         result_consistent,
         warnings,

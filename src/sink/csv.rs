@@ -65,12 +65,15 @@ fn cells(r: &GameRecord, mut cell: impl FnMut(&'static str, Cell<'_>)) {
     cell("fifty_ply", Number(r.fifty_ply.map(u64::from)));
     cell("moves_after_end", Number(Some(r.moves_after_end.into())));
     cell("result_consistent", Bool(r.result_consistent));
+    cell("on_time", Bool(r.on_time));
+    cell("timeout_draw", Bool(r.timeout_draw));
+    cell("undetermined_ply", Number(r.undetermined_ply.map(u64::from)));
     cell("warnings", Kinds(&r.warnings));
     cell("final_fen", Text(Some(&r.final_fen)));
 }
 
 /// The header row: the names [`cells`] gives (a test keeps them in step).
-const HEADER: [&str; 25] = [
+const HEADER: [&str; 28] = [
     "file",
     "index",
     "line",
@@ -94,6 +97,9 @@ const HEADER: [&str; 25] = [
     "fifty_ply",
     "moves_after_end",
     "result_consistent",
+    "on_time",
+    "timeout_draw",
+    "undetermined_ply",
     "warnings",
     "final_fen",
 ];
@@ -245,6 +251,9 @@ mod tests {
             fifty_ply: None,
             moves_after_end: 0,
             result_consistent: true,
+            on_time: false,
+            timeout_draw: false,
+            undetermined_ply: None,
             warnings: Vec::new(),
             final_fen: String::new(),
         }
@@ -296,7 +305,7 @@ mod tests {
         assert_eq!(
             row,
             "\"f\",1,1,\"A, \"\"B\"\"\",\"\",,\"1.10\",,,\"chess\",false,3,\"illegal_move\",\
-             \"Ke9\",\"8/8/8/8/8/8/8/K6k w - - 0 1\",7,0,,,,,0,true,\
+             \"Ke9\",\"8/8/8/8/8/8/8/K6k w - - 0 1\",7,0,,,,,0,true,false,false,,\
              \"missing_tag;move_number\",\"\",\"x\ny\",\n"
         );
         // What a CSV reader makes of it: the same values.
@@ -304,9 +313,9 @@ mod tests {
         let header = reader.headers().unwrap().clone();
         let row = reader.records().next().unwrap().unwrap();
         assert_eq!(header.len(), row.len());
-        assert_eq!(&header[25], "tag_Site");
+        assert_eq!(&header[HEADER.len()], "tag_Site");
         assert_eq!(&row[3], "A, \"B\"");
-        assert_eq!(&row[25], "x\ny");
+        assert_eq!(&row[HEADER.len()], "x\ny");
     }
 
     #[test]

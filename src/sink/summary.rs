@@ -28,6 +28,8 @@ pub struct Summary {
     pub threefold: u64,
     /// Games in which the fifty-move rule could be claimed.
     pub fifty: u64,
+    /// Games with a position the dead-position analysis left undetermined.
+    pub undetermined: u64,
 }
 
 impl Summary {
@@ -42,6 +44,7 @@ impl Summary {
         }
         self.threefold += u64::from(record.threefold_ply.is_some());
         self.fifty += u64::from(record.fifty_ply.is_some());
+        self.undetermined += u64::from(record.undetermined_ply.is_some());
     }
 
     /// Writes the summary for people.
@@ -89,6 +92,13 @@ impl Summary {
             "claimable draws: threefold repetition {}, fifty-move rule {}",
             self.threefold, self.fifty
         )?;
+        if self.undetermined > 0 {
+            writeln!(
+                wtr,
+                "dead positions: {} with a position the analysis could not decide within its budget (undetermined_ply)",
+                plural(self.undetermined, "game")
+            )?;
+        }
         if self.input_errors > 0 {
             writeln!(wtr, "{} could not be read", plural(self.input_errors, "input"))?;
         }

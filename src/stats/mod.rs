@@ -275,6 +275,14 @@ pub struct Stats {
     pub continued: u64,
     /// Games whose result contradicts their final position.
     pub inconsistent: u64,
+    /// Games won on time by a side that cannot mate by any series of legal
+    /// moves: draws under Art. 6.9.
+    #[serde(default)]
+    pub timeout_draws: u64,
+    /// Games with a position the dead-position analysis could not decide
+    /// within its budget.
+    #[serde(default)]
+    pub undetermined: u64,
     /// Games by their `Termination` tag.
     pub termination_tags: BTreeMap<String, u64>,
     /// Plies of the valid games (games of unsupported variants, whose moves
@@ -439,6 +447,8 @@ impl Stats {
         }
         self.continued += u64::from(record.moves_after_end > 0);
         self.inconsistent += u64::from(!record.result_consistent);
+        self.timeout_draws += u64::from(record.timeout_draw);
+        self.undetermined += u64::from(record.undetermined_ply.is_some());
         if let Some(termination) = facts.termination {
             count(&mut self.termination_tags, termination);
         }
@@ -496,6 +506,8 @@ impl Merge for Stats {
             after_claim,
             continued,
             inconsistent,
+            timeout_draws,
+            undetermined,
             termination_tags,
             lengths,
             openings,
@@ -513,6 +525,8 @@ impl Merge for Stats {
         Merge::merge(&mut self.after_claim, after_claim);
         Merge::merge(&mut self.continued, continued);
         Merge::merge(&mut self.inconsistent, inconsistent);
+        Merge::merge(&mut self.timeout_draws, timeout_draws);
+        Merge::merge(&mut self.undetermined, undetermined);
         Merge::merge(&mut self.termination_tags, termination_tags);
         Merge::merge(&mut self.lengths, lengths);
         Merge::merge(&mut self.openings, openings);

@@ -110,8 +110,10 @@ row! {
         /// claimable draw and no automatic end: `drawn` by claim or
         /// agreement, or played on to `white_won`, `black_won`,
         /// `unfinished`, `other`), `continued` (moves after an automatic
-        /// end), `inconsistent` (result contradicts the final position),
-        /// `error` (invalid games by first error), `termination_tag`
+        /// end), `inconsistent` (result contradicts the final position;
+        /// wins on time that Art. 6.9 scores as draws), `undetermined`
+        /// (games with a position the dead-position analysis could not
+        /// decide), `error` (invalid games by first error), `termination_tag`
         /// (the `Termination` tag's values).
         pub category: &'static str,
         /// The kind within the category.
@@ -455,6 +457,8 @@ fn endings(stats: &Stats, games: u64) -> Vec<EndingRow> {
     }
     push("continued", "moves_after_automatic_end", stats.continued);
     push("inconsistent", "result_contradicts_position", stats.inconsistent);
+    push("inconsistent", "win_on_time_drawn_by_art_6_9", stats.timeout_draws);
+    push("undetermined", "dead_position_analysis", stats.undetermined);
     for (name, count) in with_known_keys(&stats.errors, ErrorKind::ALL.iter().map(|k| k.name())) {
         push("error", name, count);
     }

@@ -200,6 +200,8 @@ expected! {
         says "variations nested too deeply" with "--variations";
     e114_game_too_large: "E114" in "bad-input/game_too_large.pgn.zst", line 1, game 1,
         says "17000135 bytes before the next game, more than the 16 MiB a game may take";
+    e115_timeout_draw: "E115" in "rules/timeout.pgn", line 1, game 1,
+        says "0-1 on time, but black cannot checkmate by any series of legal moves: a draw (Art. 6.9)";
     e111_moves_after_end: "E111" in "rules/moves_after_end.pgn", line 1, game 1,
         says "2 plies played after the game ended by insufficient material";
     w124_unmatched_variation_end: "W124" in "bad-input/stray_paren.pgn", line 9, game 1,
@@ -209,7 +211,7 @@ expected! {
     w126_unsupported_variant: "W126" in "rules/unknown_variant.pgn", line 1, game 1,
         says "variant \"Bughouse\" is not supported";
     w127_impossible_win: "W127" in "rules/impossible_win.pgn", line 1, game 1,
-        says "white has no mating material";
+        says "white cannot checkmate by any series of legal moves";
     w128_empty_game: "W128" in "bad-input/no_moves.pgn", line 1, game 1,
         says "game without moves";
 }
