@@ -97,7 +97,7 @@ impl<'a> GameCursor<'a> {
     /// them (it belongs to this game, as pgn-reader's `has_more` skips it),
     /// or at the start of a game that an unclosed comment ran into.
     pub fn finish_game(&mut self, span: &GameSpan, mut lexer: Lexer) -> usize {
-        lexer.for_each_token(drop);
+        lexer.skip_rest();
         self.lead = match lexer.resume_at() {
             Some(resume) => span.movetext + resume,
             None => {
@@ -238,7 +238,7 @@ mod tests {
                 (line_of(span.start), line_of(span.movetext))
             );
             let mut lexer = cursor.lexer(&span);
-            lexer.for_each_token(drop);
+            lexer.skip_rest();
             let (resumed, lexer_end, lexer_line) = (lexer.resume_at(), lexer.end(), lexer.line());
             let end = cursor.finish_game(&span, lexer);
             game.has_more().unwrap();

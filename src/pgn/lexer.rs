@@ -13,7 +13,7 @@
 
 use std::ops::ControlFlow;
 
-use memchr::{memchr, memchr2};
+use memchr::{memchr, memchr2, memchr3};
 
 use crate::pgn::split::opens_tag_pair;
 
@@ -335,6 +335,29 @@ impl<'a> Lexer<'a> {
         }
     }
 
+    /// Reads to the end of the movetext without yielding tokens: where
+    /// [`Lexer::for_each_token`] would end, with the same [`Lexer::end`],
+    /// [`Lexer::line`] and [`Lexer::resume_at`]. Only comments, escaped
+    /// lines and line breaks can end a movetext or hide its end, so a game
+    /// whose replay stopped early (or never began) is skimmed for those
+    /// bytes alone: several times faster than lexing every word.
+    pub fn skip_rest(&mut self) {
+        // A token never ends at a line start, so no `%` line begins here.
+        while let Some(found) = memchr3(b'\n', b'{', b';', self.rest()) {
+            self.pos += found;
+            match self.bytes[self.pos] {
+                b'{' => {
+                    self.lex_brace_comment();
+                }
+                b';' => self.skip_to_line_end(),
+                // The line break, an end of the movetext or not, and a `%`
+                // line after it, exactly as between tokens.
+                _ => self.skip_whitespace(),
+            }
+        }
+        self.pos = self.bytes.len();
+    }
+
     #[inline(always)]
     fn next_token(&mut self) -> Option<Located<'a>> {
         loop {
@@ -554,6 +577,42 @@ mod tests {
         let mut rng = crate::testing::Rng(0x9e37_79b9_7f4a_7c15);
         for _ in 0..2000 {
             lex(&rng.pgn_soup(40, false));
+        }
+    }
+
+    /// Skimming from any token on ends where lexing every token ends: the
+    /// same end, line and swallowed game.
+    #[test]
+    fn skipping_the_rest_ends_where_lexing_ends() {
+        let mut rng = crate::testing::Rng(0x2545_f491_4f6c_dd1d);
+        let mut samples: Vec<Vec<u8>> = [
+            &b"1. e4 {a\n\n[Event \"x\"]} e5\n\n[Event \"y\"]"[..],
+            b"1. e4 ; c {\n%esc {\n e5 {\n\n} 1-0\n[Event",
+            b"e4\r\n\r\n e5",
+            b"{ never closed\n more",
+            b"%x\n% y {\ne4\n\n",
+        ]
+        .iter()
+        .map(|s| s.to_vec())
+        .collect();
+        samples.extend((0..3000).map(|_| rng.pgn_soup(40, false)));
+        for bytes in &samples {
+            let mut whole = Lexer::new(bytes, 1);
+            let count = whole.by_ref().count();
+            let expected = (whole.end(), whole.line(), whole.resume_at());
+            for after in 0..=count {
+                let mut lexer = Lexer::new(bytes, 1);
+                lexer.by_ref().take(after).for_each(drop);
+                lexer.skip_rest();
+                let got = (lexer.end(), lexer.line(), lexer.resume_at());
+                assert_eq!(
+                    got,
+                    expected,
+                    "{:?} skimmed after {after} tokens",
+                    bytes.escape_ascii()
+                );
+                assert_eq!(lexer.next(), None);
+            }
         }
     }
 
