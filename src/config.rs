@@ -59,7 +59,12 @@ impl Config {
                 // Texts and counts need no verdict: a game is replayed only
                 // as far as its selection needs.
                 let early_stop = args.count || !records;
-                let replay = ReplayOptions { final_fen: records, variations, early_stop };
+                let replay = ReplayOptions {
+                    final_fen: records,
+                    variations,
+                    early_stop,
+                    ..ReplayOptions::default()
+                };
                 (&args.input, replay, &args.select)
             }
             Command::Check(args) => (
@@ -76,7 +81,9 @@ impl Config {
             Command::Tree(args) => {
                 let selection =
                     selection(&args.select, &[Key::Fen, Key::Moves]).map_err(anyhow::Error::msg)?;
-                let replay = ReplayOptions { early_stop: true, ..ReplayOptions::default() };
+                let skip_laws = !selection.reads_verdict();
+                let replay =
+                    ReplayOptions { early_stop: true, skip_laws, ..ReplayOptions::default() };
                 return Ok(Config { selection, ..Config::new(&args.input, replay) });
             }
             // Variations are written too, so they are replayed.
@@ -100,6 +107,11 @@ impl Config {
             }
         };
         let selection = selection(select, &[]).map_err(anyhow::Error::msg)?;
+        let mut replay = replay;
+        // Texts, counts and duplicates read no verdict unless a predicate
+        // does.
+        let verdict_unread = replay.early_stop || matches!(command, Command::Dupes(_));
+        replay.skip_laws = verdict_unread && !selection.reads_verdict();
         Ok(Config { selection, ..Config::new(input, replay) })
     }
 

@@ -140,6 +140,8 @@ struct Replay<'r, 'a, P, O> {
     in_check: Option<bool>,
     /// `ReplayOptions::early_stop`.
     early_stop: bool,
+    /// Whether the Laws are applied (not `ReplayOptions::skip_laws`).
+    laws: bool,
     /// Whether the position is a variant's, which may end by its own rule.
     variant: bool,
 }
@@ -165,7 +167,9 @@ pub fn replay<'a, P: Replayable, O: Observer>(
     warnings: &mut Vec<Warning>,
 ) -> MovetextFacts {
     let Context { rules, variant, standard, observer } = context;
-    rules.start(&start, variant);
+    if !options.skip_laws {
+        rules.start(&start, variant);
+    }
     observer.start(&start, standard);
     let mut replay = Replay {
         pos: start,
@@ -188,6 +192,7 @@ pub fn replay<'a, P: Replayable, O: Observer>(
         last_move: None,
         in_check: None,
         early_stop: options.early_stop,
+        laws: !options.skip_laws,
         variant,
     };
     tokens.try_for_each_token(|Located { token, line }| {
@@ -332,11 +337,15 @@ impl<'a, P: Replayable, O: Observer> Replay<'_, 'a, P, O> {
             self.suffixes
                 .note(|| format!("{} is marked # but is not mate", text(previous)), previous_line);
         }
-        self.rules.before_move(&self.pos, resolved.m);
+        if self.laws {
+            self.rules.before_move(&self.pos, resolved.m);
+        }
         self.pos.play_unchecked(resolved.m);
         self.ply += 1;
         self.facts.plies = self.ply;
-        self.rules.after_move(&self.pos, self.ply, resolved.m);
+        if self.laws {
+            self.rules.after_move(&self.pos, self.ply, resolved.m);
+        }
         self.observer.after_move(&self.pos, &resolved.m, self.ply, true);
         match self.observer.rest() {
             Rest::Replay => {}
@@ -409,8 +418,12 @@ impl<'a, P: Replayable, O: Observer> Replay<'_, 'a, P, O> {
         } else if self.skipped_depth > 0 && self.facts.error.is_none() {
             self.error(ErrorKind::UnterminatedVariation, b"(", self.skipped_line);
         }
-        let findings = self.rules.finish(&self.pos, self.facts.plies);
-        if let Some((written, suffix, line)) = self.last_move.take() {
+        let findings = match self.laws {
+            true => self.rules.finish(&self.pos, self.facts.plies),
+            false => RuleFindings::default(),
+        };
+        // Without the Laws, no mate is known: the last suffix is not judged.
+        if let Some((written, suffix, line)) = self.last_move.take().filter(|_| self.laws) {
             let ended_by =
                 |termination| findings.termination == Some((termination, self.facts.plies));
             let mated = ended_by(Termination::Checkmate);
@@ -445,8 +458,11 @@ impl<'a, P: Replayable, O: Observer> Replay<'_, 'a, P, O> {
         self.numbers.into_warning(WarningKind::MoveNumber, self.warnings);
         self.stray.into_warning(WarningKind::StrayBytes, self.warnings);
         self.facts.findings = findings;
-        self.facts.cannot_mate = ByColor::new_with(|side| self.pos.has_insufficient_material(side));
-        self.facts.final_position = self.pos.as_chess().cloned();
+        if self.laws {
+            self.facts.cannot_mate =
+                ByColor::new_with(|side| self.pos.has_insufficient_material(side));
+            self.facts.final_position = self.pos.as_chess().cloned();
+        }
         if final_fen {
             self.facts.final_fen = Fen::from_position(&self.pos, EnPassantMode::Legal).to_string();
         }

@@ -47,6 +47,11 @@ pub struct ReplayOptions {
     /// (`Rest::Enough`): its record is then partial (the plies so far, no
     /// verdict), for commands that use only the games' texts or a count.
     pub early_stop: bool,
+    /// Leave the Laws out: no automatic end, claim or result check in the
+    /// records (`RuleFindings` stay empty), for commands that read none of
+    /// them (`dupes`, and `filter` and `tree` without a predicate on the
+    /// verdict): the rule tracker is an eighth of a replay.
+    pub skip_laws: bool,
 }
 
 /// Replays chunks; one per worker thread, reused for every chunk it gets.

@@ -341,6 +341,12 @@ impl Selection {
         Selection::default()
     }
 
+    /// Whether a predicate reads what replay found (validity, errors,
+    /// codes, ends, claims): the Laws must then be applied.
+    pub fn reads_verdict(&self) -> bool {
+        !self.inner.verdict.is_empty()
+    }
+
     /// Whether every game is selected.
     pub fn is_everything(&self) -> bool {
         let p = &self.inner;
