@@ -557,7 +557,8 @@ pub struct ReportArgs {
     /// instead of the tables.
     #[arg(long)]
     pub json: bool,
-    /// Draw rating_gap.svg and lengths.svg into DIR (created if missing).
+    /// Draw rating_gap.svg, lengths.svg, by_time_control.svg and
+    /// by_year.svg into DIR (created if missing).
     #[arg(long, value_name = "DIR")]
     pub plot: Option<PathBuf>,
     /// Rows of the players and openings tables on screen [default: 20] and

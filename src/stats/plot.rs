@@ -51,7 +51,7 @@ const DRAWS: RGBColor = RGBColor(90, 90, 90);
 
 /// Draws every chart into `dir` (which must exist).
 pub fn draw(report: &Report, dir: &Path) -> io::Result<()> {
-    let charts: [(&str, &dyn Fn(&Area) -> Tips); 4] = [
+    let charts: [(&str, &Chart); 4] = [
         ("rating_gap.svg", &|area| rating_gap(&report.rating_gap, area)),
         ("lengths.svg", &|area| lengths(&report.lengths.histogram, area)),
         ("by_time_control.svg", &|area| by_time_control(&report.time_controls, area)),
@@ -65,6 +65,9 @@ pub fn draw(report: &Report, dir: &Path) -> io::Result<()> {
 }
 
 type Area<'a> = DrawingArea<SVGBackend<'a>, Shift>;
+
+/// Draws one chart on an area, returning its tooltips.
+type Chart<'r> = dyn Fn(&Area) -> Tips + 'r;
 
 type Drawn = Result<(), Box<dyn std::error::Error>>;
 
@@ -88,7 +91,7 @@ fn failed(path: &Path, error: &dyn std::error::Error) -> io::Error {
 }
 
 /// Draws one chart into a string, adds its tooltips and writes the file.
-fn svg_file(path: &Path, chart: &dyn Fn(&Area) -> Tips) -> Drawn {
+fn svg_file(path: &Path, chart: &Chart) -> Drawn {
     let mut svg = String::new();
     let tips = {
         let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
@@ -133,7 +136,13 @@ fn point_tip(centre: (i32, i32), radius: i32, text: String) -> Tip {
 /// White's score and its 95% interval from counts, %: `None` without a
 /// decided game (the interval is `None` under two).
 fn score_with_interval(wins: u64, draws: u64, losses: u64) -> Option<(f64, Option<(f64, f64)>)> {
-    let tally = Tally { games: wins + draws + losses, white_wins: wins, draws, black_wins: losses, unfinished: 0 };
+    let tally = Tally {
+        games: wins + draws + losses,
+        white_wins: wins,
+        draws,
+        black_wins: losses,
+        unfinished: 0,
+    };
     let decided = tally.decided();
     (decided > 0).then(|| {
         let score = tally.white_points_x2() as f64 * 50.0 / decided as f64;
