@@ -5,7 +5,10 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use crate::tournament::crosstable::{MAX_PLAYERS, MAX_ROUNDS};
+use crate::tournament::{
+    EventFormat,
+    crosstable::{MAX_PLAYERS, MAX_ROUNDS},
+};
 
 /// Applies the FIDE Laws of Chess to PGN game collections.
 #[derive(Debug, Parser)]
@@ -554,7 +557,8 @@ pub struct ReportArgs {
     /// instead of the tables.
     #[arg(long)]
     pub json: bool,
-    /// Draw rating_gap.svg and lengths.svg into DIR (created if missing).
+    /// Draw rating_gap.svg, lengths.svg, by_time_control.svg and
+    /// by_year.svg into DIR (created if missing).
     #[arg(long, value_name = "DIR")]
     pub plot: Option<PathBuf>,
     /// Rows of the players and openings tables on screen [default: 20] and
@@ -587,8 +591,13 @@ pub struct CheckArgs {
     /// tells how often two players may meet.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub rounds: Option<u32>,
-    /// The event is a double round robin: each pair meets twice.
-    #[arg(long)]
+    /// The event's format: how often two players may meet, and in a
+    /// match, that a round may hold several games of the same two players
+    /// [default: `[event] format` of arbiter.toml].
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub event_format: Option<EventFormat>,
+    /// The same as `--event-format double-round-robin`.
+    #[arg(long, conflicts_with = "event_format")]
     pub double_round_robin: bool,
     /// Print the table of codes (Markdown) and exit.
     #[arg(long, exclusive = true)]
@@ -639,6 +648,16 @@ pub struct CrosstableArgs {
     /// is not a tournament: it is refused (reported, no table, exit status 2).
     #[arg(long, value_name = "N", default_value_t = MAX_ROUNDS, value_parser = clap::value_parser!(u32).range(1..))]
     pub max_rounds: u32,
+    /// The event's format, instead of the one detected from the pairings
+    /// (round robin when every pair met, else Swiss): it names the table
+    /// and chooses the default tie-breaks (none for a match) [default:
+    /// `[event] format` of arbiter.toml].
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub event_format: Option<EventFormat>,
+    /// Configuration file, read for `[event] format` [default: arbiter.toml
+    /// in the current directory, if there is one].
+    #[arg(long, value_name = "PATH")]
+    pub config: Option<PathBuf>,
 }
 
 /// Tie-breaks of `crosstable`.

@@ -25,10 +25,11 @@ pub(super) fn run(args: CheckArgs, run: &super::Run) -> anyhow::Result<ExitStatu
     }
     let config = super::load_config(args.config.as_deref())?;
     let options = CheckOptions {
+        // The command line overrides the file.
         format: if args.double_round_robin {
             Some(EventFormat::DoubleRoundRobin)
         } else {
-            config.event.format
+            args.event_format.or(config.event.format)
         },
         rounds: args.rounds.or(config.event.rounds),
         disabled: config.disabled()?,

@@ -13,6 +13,12 @@ use crate::{
 
 /// Runs `crosstable`.
 pub(super) fn run(args: CrosstableArgs, run: &super::Run) -> anyhow::Result<ExitStatus> {
+    // The command line overrides the file, which is read (and a broken one
+    // refused) before any game.
+    let given = match args.event_format {
+        Some(format) => Some(format),
+        None => super::load_config(args.config.as_deref())?.event.format,
+    };
     let limit = |n: u32| usize::try_from(n).unwrap_or(usize::MAX);
     let limits = Limits { players: limit(args.max_players), rounds: limit(args.max_rounds) };
     let mut events = Events::new(limits);
@@ -38,6 +44,7 @@ pub(super) fn run(args: CrosstableArgs, run: &super::Run) -> anyhow::Result<Exit
     let refused = crosstable::write(
         &events,
         &tiebreaks,
+        given,
         style,
         &mut io::stdout().lock(),
         &mut io::stderr().lock(),

@@ -205,7 +205,7 @@ codes! {
     // 4xx: pairings.
     PlayerTwiceInRound => ("E401", "player-twice-in-round", Error,
         "A player has two games in one round.",
-        "Fix the Round tag or the player's name: a player plays once per round."),
+        "Fix the Round tag or the player's name: a player plays once per round (in a match, give --event-format match)."),
     DuplicateGame => ("E402", "duplicate-game", Error,
         "The same game twice: equal moves, with the same players (either colour, or a spelling variant), or a long game copied under other names.",
         "Remove the copy, or restore the moves of the game it replaced."),
@@ -220,7 +220,7 @@ codes! {
         "Fix the Round tag, or the number of rounds (--rounds, arbiter.toml)."),
     RepeatPairing => ("W411", "repeat-pairing", Warning,
         "Two players meet more than once (the event's format is not given), listed for review.",
-        "Check the pairing; give the format (--double-round-robin, --rounds, arbiter.toml) to have it checked."),
+        "Check the pairing; give the format (--event-format, --rounds, arbiter.toml) to have it checked."),
 }
 
 impl Code {

@@ -395,7 +395,7 @@ pub fn white_score(tally: &Tally) -> Option<f64> {
 /// The 95% confidence interval of White's score: mean ± 1.96 standard
 /// errors, the per-game scores (1, ½, 0) giving the sample variance;
 /// clamped to 0-100%. `None` under two decided games.
-fn confidence_interval(tally: &Tally) -> Option<(f64, f64)> {
+pub fn confidence_interval(tally: &Tally) -> Option<(f64, f64)> {
     let n = tally.decided() as f64;
     if tally.decided() < 2 {
         return None;

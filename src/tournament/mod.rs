@@ -14,8 +14,9 @@ use serde::Deserialize;
 
 pub use self::event::{Collect, Game, GameObserver};
 
-/// How often two players may meet, by the event's format.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+/// How often two players may meet, by the event's format: `[event]
+/// format` in arbiter.toml, or `--event-format` (which overrides it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, clap::ValueEnum)]
 #[serde(rename_all = "kebab-case")]
 pub enum EventFormat {
     /// Swiss system: no two players meet twice (FIDE C.04.1).
@@ -24,7 +25,8 @@ pub enum EventFormat {
     RoundRobin,
     /// Each player meets each other twice.
     DoubleRoundRobin,
-    /// A match or a knock-out mini-match: the same players meet in every
-    /// round.
+    /// A match or a knock-out mini-match: the same two players meet in
+    /// every round, and a round (`Round "1.1"`, `"1.2"`) may hold several
+    /// of their games.
     Match,
 }

@@ -447,3 +447,43 @@ fn r21_check_memory_grows_linearly_with_the_games() {
     let per_game = (peaks[1].saturating_sub(peaks[0])) as f64 * 1024.0 / 60_000.0;
     assert!(per_game < 4.0 * 1024.0, "{per_game:.0} bytes a game ({peaks:?} KiB)");
 }
+
+/// Issue 25: an engine match (`Round "1.1"`, `"1.2"`: two games of one
+/// pairing a round) got an E401 for each game and a W411 for each
+/// meeting, even with `format = "match"`. As a match (on the command line
+/// or in arbiter.toml) it has no E401, W411 or E404; a Swiss still has its
+/// E401 where a player really plays twice in a round.
+#[test]
+fn r25_a_match_has_no_player_twice_in_round() {
+    let codes = |relative: &str, extra: &[&str]| -> Vec<String> {
+        findings(relative, extra).iter().map(|f| f["code"].as_str().unwrap().to_owned()).collect()
+    };
+    let matched = "tournament/match.pgn";
+    let unknown = codes(matched, &[]);
+    assert_eq!(unknown.iter().filter(|c| *c == "E401").count(), 4, "{unknown:?}");
+    assert!(unknown.iter().any(|c| c == "W411"), "{unknown:?}");
+    assert_eq!(codes(matched, &["--event-format", "match"]), Vec::<String>::new());
+    // A round robin allows one meeting: the three others are E404.
+    let round_robin = codes(matched, &["--event-format", "round-robin"]);
+    assert_eq!(round_robin.iter().filter(|c| *c == "E404").count(), 3, "{round_robin:?}");
+    // The planted E401s of the faults (a player twice in round 6) stay
+    // under any format but a match.
+    let e401 =
+        |extra: &[&str]| findings(FAULTS, extra).iter().filter(|f| f["code"] == "E401").count();
+    assert_eq!(e401(&["--event-format", "swiss"]), 2);
+    assert_eq!(e401(&["--event-format", "match"]), 0);
+    // arbiter.toml sets it; the command line overrides the file.
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    fs::write(dir.path().join("arbiter.toml"), "[event]\nformat = \"match\"\n").expect("write");
+    let path = fixture(matched);
+    let run_in = |extra: &[&str]| {
+        let mut args = vec!["check", "-q", "--format", "jsonl", path.as_str()];
+        args.extend(extra);
+        let run = Arbiter::new(&args).current_dir(dir.path()).run();
+        parse_jsonl(&run.stdout).len()
+    };
+    assert_eq!(run_in(&[]), 0);
+    assert_eq!(run_in(&["--event-format", "swiss"]), 7);
+    let run = run(&["check", "-q", "--event-format", "knockout", &path]);
+    assert_eq!(run.code, Some(2), "{}", run.stderr);
+}

@@ -5,7 +5,7 @@
 
 use std::{collections::HashMap, fs};
 
-use crate::util::{fixture, peak_memory, run};
+use crate::util::{Arbiter, fixture, peak_memory, run};
 
 /// The CSV rows of `arbiter crosstable --csv`, as header → value maps.
 /// An empty `relative` reads only the files among `extra`.
@@ -78,12 +78,16 @@ fn swiss_standings_and_tiebreaks() {
         ["7", "Moreau, Hugo", "2250", "0.5", "3", "4", "5.5", "", "0", "0.75"],
     ];
     assert_eq!(got, expected.map(|row| row.map(str::to_owned)));
-    // Cells: opponent's row number, colour, result; + - for a forfeit,
-    // bye+ for a bye.
-    let cells = table(&rows, &["1", "2", "3"]);
-    assert_eq!(cells[0], ["3w1", "2b½", "4w1"]);
-    assert_eq!(cells[2], ["1b0", "6w+", "bye+"]);
-    assert_eq!(cells[5], ["7b½", "3b-", "5w½"]);
+    // Cells: opponent's row number, colour, points and kind, each in its
+    // column (the terminal's `3w1`, `6w+`, `bye+`).
+    let round =
+        |n: u32| ["opponent", "colour", "result", "kind"].map(|part| format!("r{n}_{part}"));
+    let cells = |n: u32| table(&rows, &round(n).each_ref().map(String::as_str));
+    assert_eq!(cells(1)[0], ["3", "w", "1", "game"]);
+    assert_eq!(cells(2)[0], ["2", "b", "0.5", "game"]);
+    assert_eq!(cells(2)[2], ["6", "w", "1", "forfeit"]);
+    assert_eq!(cells(3)[2], ["", "w", "1", "bye"]);
+    assert_eq!(cells(2)[5], ["3", "b", "0", "forfeit"]);
 }
 
 /// The round robin (10 players P1..P10 in rating order; the higher-rated
@@ -123,7 +127,7 @@ fn round_robin_standings_and_tiebreaks() {
     ];
     assert_eq!(got[8..], bottom.map(|row| row.map(str::to_owned)));
     // Every player has a game in every round.
-    assert!(rows.iter().all(|r| (1..=9).all(|n| r[&n.to_string()] != "-")), "{rows:?}");
+    assert!(rows.iter().all(|r| (1..=9).all(|n| r[&format!("r{n}_kind")] == "game")), "{rows:?}");
 }
 
 #[test]
@@ -145,7 +149,10 @@ fn html_is_a_self_contained_page() {
     assert!(page.contains("<meta charset=\"utf-8\">"));
     assert!(page.contains("<table class=\"arbiter-crosstable\">"));
     assert!(page.contains("<td class=\"name\">Kowalski, Marek</td>"));
-    assert!(page.contains("<caption>Arbiter Open 2024 (Swiss, 7 players, 3 rounds)</caption>"));
+    assert!(page.contains(
+        "<caption>Arbiter Open 2024 (Swiss, 7 players, 3 rounds) \
+         <span class=\"where\">Leiden NED, 2024.05.11 – 2024.05.13</span></caption>"
+    ));
     for external in ["<script", "<link", "src=", "http"] {
         assert!(!page.contains(external), "{external} in {page}");
     }
@@ -159,13 +166,14 @@ fn the_terminal_table_is_aligned() {
     assert_eq!(run.code, Some(0), "{}", run.stderr);
     let lines: Vec<&str> = run.stdout.lines().collect();
     assert_eq!(lines[0], "Arbiter Open 2024 (Swiss, 7 players, 3 rounds)");
-    assert_eq!(
-        lines[2],
-        "No  Rk  Name              Rtg  Pts  Gms     1     2     3  BH-C1   BH  DE  WIN    SB"
-    );
+    assert_eq!(lines[1], "Leiden NED, 2024.05.11 – 2024.05.13");
     assert_eq!(
         lines[3],
-        " 1   1  Kowalski, Marek  2301  2.5    3   3w1   2b½   4w1      4    5        2  3.75"
+        "No  Rk  Name              Rtg  Pts  Gms     1     2     3  BH-C1  BH  DE  WIN  SB"
+    );
+    assert_eq!(
+        lines[4],
+        " 1   1  Kowalski, Marek  2301   2½    3   3w1   2b½   4w1      4   5        2  3¾"
     );
 }
 
@@ -195,27 +203,31 @@ fn r21_two_events_give_two_crosstables() {
             "Arbiter Invitational 2024 (round robin, 10 players, 9 rounds)"
         ]
     );
-    let alone = |path: &str| run(&["crosstable", "-q", path]).stdout;
-    assert_eq!(run_both.stdout, alone(&swiss) + "\n" + &alone(&clean));
+    // The tables as each event alone gives them, then one legend.
+    let without_legend = |text: &str| text.split("\nLegend:\n").next().unwrap().to_owned();
+    let alone = |path: &str| without_legend(&run(&["crosstable", "-q", path]).stdout);
+    assert_eq!(without_legend(&run_both.stdout), alone(&swiss) + "\n" + &alone(&clean));
+    assert_eq!(run_both.stdout.matches("\nLegend:\n").count(), 1);
     // CSV: one table, the event in the first column; each event's rows as
     // the event alone gives them.
     let csv = rows("", &[both]);
     let events: Vec<String> = table(&csv, &["Event"]).into_iter().flatten().collect();
     assert_eq!(events[..7], ["Arbiter Open 2024"; 7]);
     assert_eq!(events[7..], ["Arbiter Invitational 2024"; 10]);
-    let columns = ["Rk", "Name", "Pts", "BH-C1", "SB", "1", "3", "9"];
+    let columns = ["Rk", "Name", "Pts", "BH-C1", "SB", "r1_opponent", "r3_result", "r9_kind"];
     assert_eq!(table(&csv[..7], &columns), table(&rows("tournament/swiss.pgn", &[]), &columns));
     assert_eq!(table(&csv[7..], &columns), table(&rows("tournament/clean.pgn", &[]), &columns));
-    // The Swiss has no round 9: empty, not "-" (no game).
-    assert_eq!(csv[0]["9"], "");
+    // The Swiss has no round 9: empty.
+    assert_eq!(csv[0]["r9_opponent"], "");
     // HTML: one page, a table per event, each captioned with its title.
     let page = run(&["crosstable", "-q", "--html", both]).stdout;
-    let captions: Vec<&str> = page.lines().filter(|l| l.starts_with("<caption>")).collect();
+    let captions: Vec<&str> =
+        page.lines().filter_map(|l| l.strip_prefix("<caption>")?.split(" <span").next()).collect();
     assert_eq!(
         captions,
         [
-            "<caption>Arbiter Open 2024 (Swiss, 7 players, 3 rounds)</caption>",
-            "<caption>Arbiter Invitational 2024 (round robin, 10 players, 9 rounds)</caption>"
+            "Arbiter Open 2024 (Swiss, 7 players, 3 rounds)",
+            "Arbiter Invitational 2024 (round robin, 10 players, 9 rounds)"
         ]
     );
     assert!(page.contains("<title>Crosstables of 2 events</title>"), "{page}");
@@ -318,4 +330,60 @@ fn r21_a_file_of_many_events_has_a_table_each() {
         .map(|t| t.rsplit_once(" (").map_or(t, |(name, _)| name))
         .collect();
     assert_eq!(named, events);
+}
+
+/// Issue 25: the terminal and HTML tables end with a legend of the cell
+/// notation and of exactly the tie-breaks shown; points are written with
+/// `½` in the table as in the cells (never `2.5` beside `2b½`), and the
+/// CSV keeps decimals.
+#[test]
+fn r25_a_legend_and_one_way_of_writing_points() {
+    let swiss = fixture("tournament/swiss.pgn");
+    let text = run(&["crosstable", "-q", "--tiebreaks", "sb,bh-c1", &swiss]).stdout;
+    let (tables, legend) = text.split_once("\nLegend:\n").expect("a legend");
+    for term in ["3w1, 3b½, 3b0", "4w+, 4b=, 4b-", "bye+", "BH-C1", "SB"] {
+        assert!(legend.lines().any(|l| l.trim_start().starts_with(term)), "{term}: {legend}");
+    }
+    assert!(legend.contains("Buchholz cut 1") && legend.contains("Sonneborn-Berger"));
+    // Only the tie-breaks shown are explained.
+    assert!(!legend.lines().any(|l| l.trim_start().starts_with("DE ")), "{legend}");
+    assert!(tables.contains("  2½  ") && tables.contains("3¾"), "{tables}");
+    assert!(!tables.lines().skip(3).any(|l| l.contains('.')), "{tables}");
+    let page = run(&["crosstable", "-q", "--html", &swiss]).stdout;
+    assert!(page.contains("<dl class=\"arbiter-legend\">"), "{page}");
+    assert!(page.contains("<dt>BH-C1</dt><dd>Buchholz cut 1"), "{page}");
+    assert!(page.contains("<dt>bye+</dt>"), "{page}");
+    assert!(page.contains("<td>2½</td>") && !page.contains("<td>2.5</td>"), "{page}");
+    // CSV: decimals, which programs read.
+    assert_eq!(rows("tournament/swiss.pgn", &[])[0]["Pts"], "2.5");
+}
+
+/// Issue 25: a match crosstable (`--event-format match`, or arbiter.toml)
+/// is named a match, shows both games of a round in its cell and has no
+/// tie-breaks; the header gives the site and the first and last dates.
+#[test]
+fn r25_a_match_crosstable() {
+    let path = fixture("tournament/match.pgn");
+    let text = run(&["crosstable", "-q", "--event-format", "match", &path]).stdout;
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], "Arbiter Engine Match 2024 (match, 2 players, 2 rounds)");
+    assert_eq!(lines[1], "Delft NED, 2024.06.01 – 2024.06.03");
+    assert_eq!(lines[3], "No  Rk  Name      Rtg  Pts  Gms        1        2");
+    assert_eq!(lines[4], " 1   1  Engine A         3    4  2w½ 2b1  2w1 2b½");
+    // Detected, it is a round robin of two players, with tie-breaks.
+    let detected = run(&["crosstable", "-q", &path]).stdout;
+    assert!(detected.starts_with("Arbiter Engine Match 2024 (round robin,"), "{detected}");
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("arbiter.toml"), "[event]\nformat = \"match\"\n").unwrap();
+    let from_file = Arbiter::new(&["crosstable", "-q", &path]).current_dir(dir.path()).run();
+    assert_eq!(from_file.stdout, text);
+    let args = ["crosstable", "-q", "--event-format", "swiss", &path];
+    let overridden = Arbiter::new(&args).current_dir(dir.path()).run();
+    assert!(overridden.stdout.starts_with("Arbiter Engine Match 2024 (Swiss,"));
+    // CSV: two games in a round, each column space-separated.
+    let csv = rows("tournament/match.pgn", &["--event-format", "match"]);
+    assert_eq!(
+        table(&csv, &["r1_opponent", "r1_colour", "r1_result", "r1_kind"])[0],
+        ["2 2", "w b", "0.5 1", "game game"]
+    );
 }

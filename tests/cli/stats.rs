@@ -598,7 +598,7 @@ fn plots_are_svg() {
     let dir = tempfile::tempdir().unwrap();
     let run = run(&["stats", "-q", "--json", "--plot", path(dir.path()), &fixture("sample.pgn")]);
     ok(&run);
-    for name in ["rating_gap.svg", "lengths.svg"] {
+    for name in ["rating_gap.svg", "lengths.svg", "by_time_control.svg", "by_year.svg"] {
         let svg = fs::read_to_string(dir.path().join(name)).unwrap();
         assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"), "{name}");
         assert!(svg.contains("<rect") || svg.contains("<polyline"), "{name} draws something");
@@ -709,4 +709,52 @@ fn r21_a_partial_given_twice_stops_the_merge() {
         assert!(merged.stdout.is_empty(), "{}", merged.stdout);
     }
     ok(&run(&["merge", path(&part)]));
+}
+
+/// Issue 25: the length histogram ran to the longest game (600 plies
+/// where the data end near 330); bars said nothing of their counts; the
+/// rating-gap plot had no confidence band; White's score and draws by
+/// time control and by year were tables only. On 1,000 blitz games of 4
+/// plies in 2020 (White 400 points stronger; results 1-0, ½-½, 0-1 in
+/// turn) and one long game: the axis ends after the 99.9th percentile's
+/// bar, the long game alone in an overflow bar; every bar and point has
+/// its n; the band is drawn; the new charts have the 1,000 games.
+#[test]
+fn r25_plots_end_where_the_data_end_and_show_n() {
+    let dir = tempfile::tempdir().unwrap();
+    let swiss = fs::read_to_string(fixture("tournament/swiss.pgn")).unwrap();
+    // The Swiss's first game: 85 plies.
+    let long = swiss.split("\n\n[Event").next().unwrap().to_owned() + "\n\n";
+    let mut pgn = String::new();
+    for (i, result) in ["1-0", "1/2-1/2", "0-1"].iter().cycle().take(1000).enumerate() {
+        pgn += &format!(
+            "[Event \"Blitz {i}\"]\n[Date \"2020.01.01\"]\n[White \"A\"]\n[Black \"B\"]\n\
+             [Result \"{result}\"]\n[WhiteElo \"2400\"]\n[BlackElo \"2000\"]\n\
+             [TimeControl \"180+2\"]\n\n1. e4 e5 2. Nf3 Nc6 {result}\n\n"
+        );
+    }
+    pgn += &long;
+    let file = dir.path().join("games.pgn");
+    fs::write(&file, pgn).unwrap();
+    let plots = dir.path().join("plots");
+    ok(&run(&["stats", "-q", "--json", "--plot", path(&plots), path(&file)]));
+    let svg = |name: &str| fs::read_to_string(plots.join(name)).unwrap();
+    let lengths = svg("lengths.svg");
+    assert!(lengths.contains("<title>0-9 plies: n = 1000 games</title>"), "{lengths}");
+    assert!(lengths.contains("<title>10+ plies: n = 1 games</title>"), "{lengths}");
+    assert!(lengths.contains("the last bar: 10 or more"), "{lengths}");
+    // Labels on the bars, and no tick as far as the long game.
+    assert!(lengths.contains("\n1000\n</text>"), "{lengths}");
+    assert!(!lengths.contains("\n80\n</text>"), "{lengths}");
+    let gap = svg("rating_gap.svg");
+    assert!(gap.contains("<polygon"), "a confidence band: {gap}");
+    assert!(gap.contains("<title>gap 375..424: n = 1000 decided games, White 50.0% (95% CI"));
+    assert!(gap.contains("actual, 95% confidence interval"));
+    let speeds = svg("by_time_control.svg");
+    assert!(speeds.contains("<title>blitz: n = 1000 decided games, White 50.0% (95% CI"));
+    assert!(speeds.contains("draws 33.3%"), "{speeds}");
+    let years = svg("by_year.svg");
+    assert!(years.contains("<title>2020: n = 1000 decided games"), "{years}");
+    // 2024 has one game: too few to chart.
+    assert!(!years.contains("<title>2024"), "{years}");
 }

@@ -187,7 +187,13 @@ pub fn check(
             let message = format!("round {} in an event of {rounds} rounds", slot.round);
             findings.push(Finding::game(Code::RoundOutOfRange, i, r, message));
         }
-        if let Some(slot) = slot {
+        // In a match every round is a game (or several: `Round "1.1"`,
+        // `"1.2"`) of the same two players, so playing twice in a round is
+        // the format, not a fault.
+        let is_match = options.format == Some(EventFormat::Match);
+        if let Some(slot) = slot
+            && !is_match
+        {
             let mut seen = sides.iter().flatten().collect::<Vec<_>>();
             seen.dedup();
             for player in seen {
@@ -203,17 +209,19 @@ pub fn check(
                     in_round.insert((slot.round, *player), i);
                 }
             }
-            if let Some(board) = slot.board {
-                if let Some(&j) = on_board.get(&(slot.round, board)) {
-                    let message = format!(
-                        "round {}, board {board} holds two games: also {}",
-                        slot.round,
-                        refer(&records[j])
-                    );
-                    findings.push(Finding::game(Code::DuplicateBoard, i, r, message));
-                } else {
-                    on_board.insert((slot.round, board), i);
-                }
+        }
+        if let Some(slot) = slot
+            && let Some(board) = slot.board
+        {
+            if let Some(&j) = on_board.get(&(slot.round, board)) {
+                let message = format!(
+                    "round {}, board {board} holds two games: also {}",
+                    slot.round,
+                    refer(&records[j])
+                );
+                findings.push(Finding::game(Code::DuplicateBoard, i, r, message));
+            } else {
+                on_board.insert((slot.round, board), i);
             }
         }
         if let [Some(white), Some(black)] = sides

@@ -18,10 +18,13 @@ use std::{
 
 use super::{Column, Format};
 use crate::{
-    pgn::{tags::TagList, values::GameResult},
+    pgn::{
+        tags::TagList,
+        values::{Date, GameResult, stated},
+    },
     record::GameRecord,
     sink::Sink,
-    tournament::{event, players::plural},
+    tournament::{EventFormat, event, players::plural},
 };
 
 /// How large an event may be and still get a crosstable.
@@ -101,6 +104,30 @@ pub struct EventGames {
     pub(super) pairings: Vec<Pairing>,
     /// Whether the event is over the limits.
     over: bool,
+    /// The first `Site` stated, for the table's header.
+    pub(super) site: Option<String>,
+    /// The earliest and latest dates with a known year, for the header.
+    pub(super) dates: Option<(DateKey, DateKey)>,
+}
+
+/// A date that sorts: year, month, day (0 when unknown).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub(super) struct DateKey(u32, u32, u32);
+
+impl DateKey {
+    /// The key of a `Date` tag; `None` without a known year.
+    fn of(text: &str) -> Option<DateKey> {
+        let date = Date::parse(text)?;
+        Some(DateKey(date.year?, date.month.unwrap_or(0), date.day.unwrap_or(0)))
+    }
+}
+
+impl std::fmt::Display for DateKey {
+    /// As PGN writes it: `2024.05.11`, `??` for an unknown part.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let part = |n: u32| if n == 0 { "??".to_owned() } else { format!("{n:02}") };
+        write!(f, "{}.{}.{}", self.0, part(self.1), part(self.2))
+    }
 }
 
 impl EventGames {
@@ -116,12 +143,22 @@ impl EventGames {
             most_games: 0,
             pairings: Vec::new(),
             over: false,
+            site: None,
+            dates: None,
         }
     }
 
     /// Adds a game, then refuses the event if it is now over `limits`.
     fn add(&mut self, record: &GameRecord, tags: &TagList, limits: Limits) {
         self.games += 1;
+        if self.site.is_none() {
+            self.site = tags.get("Site").and_then(stated).map(str::to_owned);
+        }
+        if let Some(date) = tags.get("Date").and_then(DateKey::of) {
+            let (first, last) = self.dates.get_or_insert((date, date));
+            *first = (*first).min(date);
+            *last = (*last).max(date);
+        }
         let round = event::round(record);
         match round {
             Some(round) => {
@@ -208,8 +245,17 @@ impl EventGames {
         columns
     }
 
-    /// Round robin when every pair of players has a game, else Swiss.
-    pub fn format(&self) -> Format {
+    /// The format `given` (`--event-format`, arbiter.toml), else as
+    /// detected: round robin when every pair of players has a game, else
+    /// Swiss.
+    pub fn format(&self, given: Option<EventFormat>) -> Format {
+        match given {
+            Some(EventFormat::Swiss) => return Format::Swiss,
+            Some(EventFormat::RoundRobin) => return Format::RoundRobin,
+            Some(EventFormat::DoubleRoundRobin) => return Format::DoubleRoundRobin,
+            Some(EventFormat::Match) => return Format::Match,
+            None => {}
+        }
         let met: HashSet<(u32, u32)> = self
             .pairings
             .iter()
@@ -278,7 +324,7 @@ pub(crate) mod tests {
         let events = collect(&pgn, Limits::DEFAULT);
         let names: Vec<_> = events.iter().map(|e| (e.name.as_deref(), e.games)).collect();
         assert_eq!(names, [(Some("B"), 2), (Some("A"), 1)]);
-        assert_eq!(events[0].format(), Format::RoundRobin);
+        assert_eq!(events[0].format(None), Format::RoundRobin);
         assert_eq!(events[0].columns(), [Column::Round(1), Column::Round(2)]);
     }
 

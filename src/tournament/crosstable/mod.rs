@@ -29,6 +29,8 @@ use std::{
     io::{self, Write},
 };
 
+use super::EventFormat;
+
 pub use events::{EventGames, Events, Limits, MAX_PLAYERS, MAX_ROUNDS};
 pub use render::render_text;
 pub use tiebreak::{Points, Tiebreak};
@@ -91,13 +93,18 @@ pub struct Player {
     pub rank: usize,
 }
 
-/// Whether the players all met each other.
+/// The event's format: given (`--event-format`, arbiter.toml), or
+/// detected from whether the players all met each other.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
     /// Every pair of players has a game: a round robin.
     RoundRobin,
+    /// A double round robin (only when given).
+    DoubleRoundRobin,
     /// Anything else.
     Swiss,
+    /// A match between two players (only when given): no tie-breaks.
+    Match,
 }
 
 /// Standings with their crosstable.
@@ -105,7 +112,12 @@ pub enum Format {
 pub struct Crosstable {
     /// The event's name (its Event tag, trimmed).
     pub event: Option<String>,
-    /// Round robin or Swiss, as detected.
+    /// The first Site tag stated.
+    pub site: Option<String>,
+    /// The first and last game's dates (`2024.05.11`), from the games
+    /// whose Date tag has a year.
+    pub dates: Option<(String, String)>,
+    /// As given, else round robin or Swiss as detected.
     pub format: Format,
     /// The columns: the rounds that have games, in order, then games
     /// without a round number.
@@ -117,9 +129,10 @@ pub struct Crosstable {
 }
 
 /// Builds the crosstable of `event` (one within its limits: the table has
-/// a cell per player and column); `tiebreaks` empty means the default for
-/// the detected format (see [`Tiebreak::defaults`]).
-pub fn build(event: &EventGames, tiebreaks: &[Tiebreak]) -> Crosstable {
+/// a cell per player and column) in the format `given`, else as detected;
+/// `tiebreaks` empty means the default for the format (see
+/// [`Tiebreak::defaults`]).
+pub fn build(event: &EventGames, tiebreaks: &[Tiebreak], given: Option<EventFormat>) -> Crosstable {
     let columns = event.columns();
     let column_of: HashMap<u32, usize> = columns
         .iter()
@@ -161,11 +174,19 @@ pub fn build(event: &EventGames, tiebreaks: &[Tiebreak]) -> Crosstable {
             players[id].cells[column].push(entry);
         }
     }
-    let format = event.format();
+    let format = event.format(given);
     let tiebreaks =
         if tiebreaks.is_empty() { Tiebreak::defaults(format).to_vec() } else { tiebreaks.to_vec() };
     tiebreak::rank(&mut players, event.rounds.len(), &tiebreaks);
-    Crosstable { event: event.name.clone(), format, columns, tiebreaks, players }
+    Crosstable {
+        event: event.name.clone(),
+        site: event.site.clone(),
+        dates: event.dates.map(|(first, last)| (first.to_string(), last.to_string())),
+        format,
+        columns,
+        tiebreaks,
+        players,
+    }
 }
 
 /// How `crosstable` writes its tables.
@@ -183,10 +204,12 @@ pub enum Style {
 /// input order, building one at a time; an event over the limits is
 /// skipped with an error on `messages`, at its place in the order.
 /// Writes nothing to `wtr` when no event is within the limits. Returns the
-/// number of events refused.
+/// number of events refused. `given` is the format of every event, when
+/// known.
 pub fn write(
     events: &Events,
     tiebreaks: &[Tiebreak],
+    given: Option<EventFormat>,
     style: Style,
     wtr: &mut dyn Write,
     messages: &mut dyn Write,
@@ -195,16 +218,16 @@ pub fn write(
     let within: Vec<&EventGames> = events.events.iter().filter(|e| e.within(limits)).collect();
     let chosen = |e: &EventGames| {
         if tiebreaks.is_empty() {
-            Tiebreak::defaults(e.format()).to_vec()
+            Tiebreak::defaults(e.format(given)).to_vec()
         } else {
             tiebreaks.to_vec()
         }
     };
     // The CSV header and the page's title come before the first table.
     let mut out = match style {
-        Style::Text => render::Out::Text { first: true },
+        Style::Text => render::Out::text(within.iter().map(|e| chosen(e))),
         Style::Csv => render::Out::csv(within.iter().map(|e| (e.columns(), chosen(e)))),
-        Style::Html => render::Out::Html { tables: within.len(), first: true },
+        Style::Html => render::Out::html(within.len(), within.iter().map(|e| chosen(e))),
     };
     let mut refused = 0;
     for event in &events.events {
@@ -214,7 +237,7 @@ pub fn write(
             writeln!(messages, "arbiter: error: {message}")?;
             refused += 1;
         } else {
-            out.table(&build(event, tiebreaks), wtr)?;
+            out.table(&build(event, tiebreaks, given), wtr)?;
         }
     }
     if !within.is_empty() {
@@ -237,7 +260,7 @@ mod tests {
             )
         };
         let pgn = game("4000000000", "A", "B") + &game("0", "B", "A") + &game("?", "A", "B");
-        let table = build(&collect(&pgn, Limits::DEFAULT)[0], &[]);
+        let table = build(&collect(&pgn, Limits::DEFAULT)[0], &[], None);
         assert_eq!(
             table.columns,
             [Column::Round(0), Column::Round(4_000_000_000), Column::Unknown]

@@ -73,13 +73,34 @@ impl Tiebreak {
         }
     }
 
+    /// What the tie-break is, for the legend under a table.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Tiebreak::Buchholz => "Buchholz: the sum of the opponents' scores",
+            Tiebreak::BuchholzCut1 => {
+                "Buchholz cut 1: Buchholz without the lowest opponent's score"
+            }
+            Tiebreak::SonnebornBerger => {
+                "Sonneborn-Berger: the opponents' scores, each times the points scored against them"
+            }
+            Tiebreak::Wins => "wins, forfeit wins and byes included",
+            Tiebreak::DirectEncounter => {
+                "direct encounter: the points scored against the other tied players"
+            }
+        }
+    }
+
     /// The default order: for a round robin DE, SB, WIN, BH, BH-C1 (the
     /// Buchholz of a complete round robin only mirrors the score); for a
-    /// Swiss BH-C1, BH, DE, WIN, SB.
+    /// Swiss BH-C1, BH, DE, WIN, SB; none for a match.
     pub fn defaults(format: Format) -> &'static [Tiebreak] {
         use Tiebreak::*;
         match format {
-            Format::RoundRobin => &[DirectEncounter, SonnebornBerger, Wins, Buchholz, BuchholzCut1],
+            Format::RoundRobin | Format::DoubleRoundRobin => {
+                &[DirectEncounter, SonnebornBerger, Wins, Buchholz, BuchholzCut1]
+            }
+            // Two players: the score decides, or the match is tied.
+            Format::Match => &[],
             Format::Swiss => &[BuchholzCut1, Buchholz, DirectEncounter, Wins, SonnebornBerger],
         }
     }
