@@ -444,4 +444,13 @@ mod tests {
             ("ambiguous", "ambiguous: the knights on b1 and f1 can reach d2; say which".into())
         );
     }
+
+    /// Every code is in the GUIDE's table, which users read to learn them.
+    #[test]
+    fn every_code_is_documented() {
+        let guide = include_str!("../../docs/GUIDE.md");
+        for code in CODES {
+            assert!(guide.contains(&format!("| `{code}` |")), "{code} is not in docs/GUIDE.md");
+        }
+    }
 }
