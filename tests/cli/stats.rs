@@ -710,3 +710,36 @@ fn r21_a_partial_given_twice_stops_the_merge() {
     }
     ok(&run(&["merge", path(&part)]));
 }
+
+/// The players table pads names by display width: a name with combining
+/// accents (decomposed, as some exports write them) and a CJK name line
+/// up with the others, the `games` column ending in the same column.
+#[test]
+fn players_table_aligns_accented_and_cjk_names() {
+    let tomas = "Dvor\u{30c}a\u{301}k, Toma\u{301}s\u{30c}";
+    let pgn = format!(
+        "[Event \"E\"]\n[White \"{tomas}\"]\n[Black \"王皓\"]\n[Result \"1-0\"]\n\n1. e4 e5 1-0\n\n\
+         [Event \"E\"]\n[White \"Smith, John\"]\n[Black \"{tomas}\"]\n[Result \"0-1\"]\n\n1. e4 e5 0-1\n"
+    );
+    let run = Arbiter::new(&["stats", "-"]).stdin(pgn.as_bytes()).run();
+    ok(&run);
+    let table: Vec<&str> = run
+        .stdout
+        .lines()
+        .skip_while(|l| !l.starts_with("Players"))
+        .skip(1)
+        .take_while(|l| !l.is_empty())
+        .collect();
+    assert_eq!(table.len(), 4, "{}", run.stdout);
+    // The display width up to the end of the `games` cell (the first
+    // number after the name, right-aligned under its header).
+    let games_end = |line: &str| {
+        let at = line.find(" games").map(|at| at + " games".len()).unwrap_or_else(|| {
+            let digit = line.find(|c: char| c.is_ascii_digit()).expect("a number");
+            digit + line[digit..].find(' ').expect("more cells")
+        });
+        unicode_width::UnicodeWidthStr::width(&line[..at])
+    };
+    let ends: Vec<usize> = table.iter().map(|l| games_end(l)).collect();
+    assert!(ends.iter().all(|&e| e == ends[0]), "{ends:?}\n{}", table.join("\n"));
+}
