@@ -743,3 +743,31 @@ fn players_table_aligns_accented_and_cjk_names() {
     let ends: Vec<usize> = table.iter().map(|l| games_end(l)).collect();
     assert!(ends.iter().all(|&e| e == ends[0]), "{ends:?}\n{}", table.join("\n"));
 }
+
+/// `--csv` and `--plot` write into a directory: a file at that path is
+/// refused before any game is read, with a message that names the file and
+/// says what to do (not the bare "File exists (os error 17)"); `merge`
+/// takes the same options and says the same.
+#[test]
+fn an_output_directory_that_is_a_file_is_refused_with_what_to_do() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let file = dir.path().join("tables.csv");
+    fs::write(&file, "keep me").expect("write");
+    let file = file.to_str().expect("UTF-8 path");
+    let sample = fixture("sample.pgn");
+    for flag in ["--csv", "--plot"] {
+        let run = run(&["stats", flag, file, &sample]);
+        assert_eq!(run.code, Some(2), "{}", run.stderr);
+        assert!(
+            run.stderr.contains(&format!("{flag} {file}: a file of that name exists")),
+            "{}",
+            run.stderr
+        );
+        assert!(run.stderr.contains("remove or rename the file"), "{}", run.stderr);
+        assert!(!run.stderr.contains("os error"), "{}", run.stderr);
+    }
+    let run = run(&["stats", "--partial", dir.path().to_str().expect("UTF-8"), &sample]);
+    assert_eq!(run.code, Some(2));
+    assert!(run.stderr.contains("is a directory, and --partial writes one file"), "{}", run.stderr);
+    assert_eq!(fs::read_to_string(file).expect("read"), "keep me");
+}
