@@ -77,6 +77,13 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitStatus> {
             _ => Palette::COLORED,
         },
     };
+    // Printed before any configuration is read: it takes no input.
+    if let Command::Games(args) = &command
+        && args.schema
+    {
+        io::Write::write_all(&mut io::stdout().lock(), crate::schema::RECORD_SCHEMA.as_bytes())?;
+        return Ok(ExitStatus::Clean);
+    }
     let run = Run { palette, ..Run::new(Config::of(&command)?) };
     match command {
         Command::Validate(args) => validate::run(args, &run),
