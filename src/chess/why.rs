@@ -263,24 +263,45 @@ fn normal_why<P: Position>(
         })
         .collect();
     if moves.is_empty() {
-        // In antichess a capture, when there is one, must be made.
-        if board.kings().is_empty() && legal.iter().all(|m| m.is_capture()) {
-            return why("capture_compulsory", "a capture is compulsory in this variant".to_owned());
-        }
-        if pos.is_check() {
+        // Whether the move, made, leaves our king attacked: asked of the
+        // position, so a variant without a royal king (antichess) never
+        // says so. The piece captured on `to` attacks nothing any more.
+        let exposes = |from: Square| -> bool {
+            let king = if role == Role::King { Some(to) } else { board.king_of(us) };
+            let Some(king) = king else { return false };
+            // En passant takes the pawn beside, off the board too.
+            let passed = (role == Role::Pawn && ep == Some(to) && !occupied.contains(to))
+                .then(|| to.offset(if us == Color::White { -8 } else { 8 }))
+                .flatten();
+            let taken = Bitboard::from(to) | passed.map_or(Bitboard::EMPTY, Bitboard::from);
+            let after = ((occupied & !Bitboard::from(from)) | Bitboard::from(to))
+                & !passed.map_or(Bitboard::EMPTY, Bitboard::from);
+            (pos.king_attackers(king, !us, after) & !taken).any()
+        };
+        let exposing: Bitboard = reachers.into_iter().filter(|&s| exposes(s)).collect();
+        if exposing.any() {
+            if pos.is_check() {
+                return why(
+                    "check_not_answered",
+                    format!("{who}'s king is in check and this does not answer it"),
+                );
+            }
+            if role == Role::King {
+                return why("king_into_check", format!("the king would be in check on {to}"));
+            }
             return why(
-                "check_not_answered",
-                format!("{who}'s king is in check and this does not answer it"),
+                "leaves_king_in_check",
+                format!(
+                    "leaves the king in check (the {} on {} is pinned)",
+                    name(role),
+                    squares(exposing)
+                ),
             );
         }
-        if role == Role::King {
-            return why("king_into_check", format!("the king would be in check on {to}"));
+        // In antichess a capture, when there is one, must be made.
+        if !capture && legal.iter().all(|m| m.is_capture()) {
+            return why("capture_compulsory", "a capture is compulsory in this variant".to_owned());
         }
-        let from = squares(reachers);
-        return why(
-            "leaves_king_in_check",
-            format!("leaves the king in check (the {} on {from} is pinned)", name(role)),
-        );
     }
     why("not_legal", "no legal move matches".to_owned())
 }
@@ -417,6 +438,8 @@ mod tests {
         let checked = "4k3/8/8/8/8/8/4r3/K7 w - - 0 1";
         assert_eq!(illegal("4k3/8/8/8/8/8/8/r3K2N w - - 0 1", "Ng3").0, "check_not_answered");
         assert_eq!(illegal(checked, "Kb2").0, "king_into_check");
+        // En passant would take the b4 pawn too, opening the rank to a4.
+        assert_eq!(illegal("8/8/8/8/RPp4k/8/8/4K3 b - b3 0 1", "cxb3").0, "leaves_king_in_check");
     }
 
     #[test]
@@ -429,6 +452,17 @@ mod tests {
             "castling_through_attack"
         );
         assert_eq!(illegal("4k3/8/8/8/8/8/4r3/R3K2R w KQ - 0 1", "O-O").0, "castling_in_check");
+    }
+
+    #[test]
+    fn antichess_captures_are_compulsory() {
+        use shakmaty::variant::{Variant, VariantPosition};
+        let fen = "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w - - 0 2";
+        let setup = Fen::from_ascii(fen.as_bytes()).unwrap().into_setup();
+        let pos =
+            VariantPosition::from_setup(Variant::Antichess, setup, CastlingMode::Standard).unwrap();
+        let why = explain(&pos, San::from_ascii(b"Nf3").unwrap(), ErrorKind::IllegalMove);
+        assert_eq!(why.code, "capture_compulsory");
     }
 
     #[test]
