@@ -2,7 +2,8 @@
 //!
 //! `GameRecord` is plain data handed from `replay` to the sinks. Its serde
 //! form *is* the JSON Lines schema of `arbiter games --format jsonl`: field
-//! names and meanings are a public contract (see docs/GUIDE.md, "Record schema").
+//! names and meanings are a public contract (see docs/GUIDE.md, "Record schema",
+//! and its JSON Schema, docs/record.schema.json, which tests hold to it).
 //! Nothing here does I/O or knows chess rules. Its finding types
 //! (`Warning`, `GameError` and their kinds) are the vocabulary every layer
 //! reports in: the tag checks, the start position and the Laws fill them in.
