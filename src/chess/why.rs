@@ -487,4 +487,61 @@ mod tests {
             assert!(guide.contains(&format!("| `{code}` |")), "{code} is not in docs/GUIDE.md");
         }
     }
+
+    /// Every illegal move of every piece to every square, in the positions
+    /// of a game with castling, en passant and promotions at hand: each
+    /// gets a reason, and in standard chess a specific one.
+    #[test]
+    fn every_illegal_move_in_standard_chess_has_a_specific_reason() {
+        use shakmaty::File;
+        let game = "e4 d5 exd5 Nf6 d4 Nxd5 c4 Nb4 a3 N4c6 d5 e5 dxe6 Bxe6 Nc3 Qxd1+ Kxd1 Nd7 Be3 \
+                    O-O-O+ Kc2 Bxc4 Bxc4 Nde5 Bb5 Nd4+ Bxd4 Rxd4 Nf3 Nxf3 gxf3 Bd6 Rhg1 g6 Rg4 f5 Rg5 \
+                    h6 Rxf5 a5 Rf7 Rd2+ Kb3 a4+ Kxa4 Rxb2 Ka5";
+        let mut pos = Chess::default();
+        let mut tried = 0;
+        for word in game.split_whitespace() {
+            for role in Role::ALL {
+                for to in Square::ALL {
+                    for file in [None, Some(File::A), Some(File::E)] {
+                        for capture in [false, true] {
+                            let promotion = (role == Role::Pawn
+                                && to.rank() == (!pos.turn()).backrank())
+                            .then_some(Role::Queen);
+                            let san =
+                                San::Normal { role, file, rank: None, capture, to, promotion };
+                            let written = san.to_string();
+                            let resolved = crate::chess::notation::resolve(
+                                &pos,
+                                san,
+                                written.as_bytes(),
+                                None,
+                            );
+                            if let Err(kind) = resolved {
+                                let why = explain(&pos, san, kind);
+                                assert_ne!(
+                                    why.code,
+                                    "not_legal",
+                                    "{san} in {}",
+                                    Fen::from_position(&pos, shakmaty::EnPassantMode::Legal)
+                                );
+                                tried += 1;
+                            }
+                        }
+                    }
+                }
+            }
+            for side in [CastlingSide::KingSide, CastlingSide::QueenSide] {
+                let san = San::Castle(side);
+                if let Err(kind) = crate::chess::notation::resolve(&pos, san, b"O-O", None) {
+                    assert_ne!(explain(&pos, san, kind).code, "not_legal", "{san}");
+                }
+            }
+            let m = San::from_ascii(word.trim_end_matches('+').as_bytes())
+                .unwrap()
+                .to_move(&pos)
+                .unwrap();
+            pos.play_unchecked(m);
+        }
+        assert!(tried > 10_000, "{tried}");
+    }
 }
