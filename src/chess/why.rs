@@ -108,10 +108,15 @@ pub fn explain<P: Position>(pos: &P, san: San, kind: ErrorKind) -> Why {
                 ),
             )
         }
-        (ErrorKind::MissingPromotion, San::Normal { to, .. }) => why(
-            "promotion_required",
-            format!("a pawn reaching the last rank must promote: write {to}=Q (or =R, =B, =N)"),
-        ),
+        (ErrorKind::MissingPromotion, San::Normal { role, file, rank, capture, to, .. }) => {
+            let queen = San::Normal { role, file, rank, capture, to, promotion: Some(Role::Queen) };
+            why(
+                "promotion_required",
+                format!(
+                    "a pawn reaching the last rank must promote: write {queen} (or =R, =B, =N)"
+                ),
+            )
+        }
         (_, San::Castle(castling)) => castling_why(pos, castling),
         (_, San::Put { role, to }) => {
             let in_hand = pos.pockets().is_some_and(|p| *p.get(us).get(role) > 0);
