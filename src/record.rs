@@ -93,9 +93,10 @@ pub struct GameError {
     /// for `illegal_move`, `ambiguous_move` and `missing_promotion`.
     pub reason: Option<&'static str>,
     /// The source line of the offending token, for the text output's
-    /// excerpt; not part of the record's serialized form.
+    /// excerpt; not part of the record's serialized form. Boxed: only
+    /// invalid games have one, and `check` holds every game's record.
     #[serde(skip)]
-    pub excerpt: Option<Excerpt>,
+    pub excerpt: Option<Box<Excerpt>>,
 }
 
 /// A token in its source line, to show with a caret under it.

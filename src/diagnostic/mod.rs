@@ -43,7 +43,7 @@ pub struct Finding {
     /// Why a move is not legal, as a stable code (`no_piece_reaches`).
     pub reason: Option<&'static str>,
     /// The offending token in its line, for the text output.
-    pub excerpt: Option<Excerpt>,
+    pub excerpt: Option<Box<Excerpt>>,
 }
 
 impl Finding {

@@ -393,7 +393,7 @@ impl<'a, P: Replayable, O: Observer> Replay<'_, 'a, P, O> {
             line,
             message,
             reason,
-            excerpt: Excerpt::of(self.source, word),
+            excerpt: Excerpt::of(self.source, word).map(Box::new),
         };
         self.facts.error = Some((error, self.ply + 1));
     }
