@@ -395,6 +395,10 @@ pub struct GamesArgs {
     /// or `all` for every tag of each game (JSON Lines only).
     #[arg(long, value_name = "LIST|all")]
     pub tags: Option<String>,
+    /// Print the JSON Schema of a JSON Lines record (docs/record.schema.json)
+    /// and exit, reading no input.
+    #[arg(long, exclusive = true)]
+    pub schema: bool,
 }
 
 /// Output formats of `games`.

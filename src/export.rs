@@ -9,6 +9,8 @@
 //! (tag lines the reader skips, a tag given twice, a control character in
 //! a tag), is copied through byte for byte, with the reason.
 
+use std::{io, ops::Range};
+
 use shakmaty::{
     Color, Move, Position,
     san::{San, SanPlus},
@@ -42,6 +44,9 @@ pub struct Export {
     /// Whether the game is left out (`text` is empty): a game too large
     /// read from a stream, whose bytes were not held.
     pub left_out: bool,
+    /// For `fmt --check`, a changed game's diff from its original text to
+    /// `text`, made on the worker that formatted it.
+    pub diff: Option<GameDiff>,
 }
 
 /// Writes a game in export format as it is replayed; `None` for a game
@@ -151,6 +156,8 @@ pub struct Exporter {
     moves: MovesHash,
     /// Replays the formatted text.
     again: Replayer,
+    /// Whether a changed game's [`Export::diff`] is made (`fmt --check`).
+    diff: bool,
 }
 
 impl Exporter {
@@ -161,7 +168,81 @@ impl Exporter {
             format: Formatter::default(),
             moves: MovesHash::default(),
             again: Replayer::new(options),
+            diff: false,
         }
+    }
+
+    /// The same exporter, which also gives each changed game's diff.
+    pub fn with_diff(self) -> Exporter {
+        Exporter { diff: true, ..self }
+    }
+}
+
+/// What formatting changes in one game, as the hunks of a unified diff
+/// (`fmt --check`). Made on the worker, which does not know on which line
+/// of its file the game stands: [`GameDiff::write`] numbers the lines.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameDiff {
+    /// Lines of the original text before the game's first line (the bytes
+    /// before a file's first game).
+    skipped: usize,
+    /// Each hunk: its line ranges in the original and formatted texts
+    /// (0-based), and its lines, each with its `-`, `+` or ` `.
+    hunks: Vec<(Range<usize>, Range<usize>, String)>,
+}
+
+impl GameDiff {
+    /// The diff from `old`, whose first `skipped` bytes come before the
+    /// game, to `new`, with 3 lines of context as `diff -u` gives.
+    pub fn new(old: &[u8], new: &[u8], skipped: usize) -> GameDiff {
+        let skipped = memchr::memchr_iter(b'\n', &old[..skipped.min(old.len())]).count();
+        let (old, new) = (String::from_utf8_lossy(old), String::from_utf8_lossy(new));
+        let diff = similar::TextDiff::from_lines(old.as_ref(), new.as_ref());
+        let mut hunks = Vec::new();
+        for hunk in diff.unified_diff().context_radius(3).iter_hunks() {
+            let ops = hunk.ops();
+            let (Some(first), Some(last)) = (ops.first(), ops.last()) else { continue };
+            let mut lines = String::new();
+            for change in hunk.iter_changes() {
+                lines.push(match change.tag() {
+                    similar::ChangeTag::Delete => '-',
+                    similar::ChangeTag::Insert => '+',
+                    similar::ChangeTag::Equal => ' ',
+                });
+                lines.push_str(change.value());
+                if !change.value().ends_with('\n') {
+                    lines.push_str("\n\\ No newline at end of file\n");
+                }
+            }
+            hunks.push((
+                first.old_range().start..last.old_range().end,
+                first.new_range().start..last.new_range().end,
+                lines,
+            ));
+        }
+        GameDiff { skipped, hunks }
+    }
+
+    /// Writes the diff of the game that starts on line `line` of `file`:
+    /// hunks numbered by the file's lines (the formatted side as if this
+    /// game alone were formatted), as `rustfmt --check` shows them.
+    pub fn write(&self, wtr: &mut dyn io::Write, file: &str, line: u64) -> io::Result<()> {
+        writeln!(wtr, "--- {file}:{line}")?;
+        writeln!(wtr, "+++ {file}:{line} (formatted)")?;
+        // Line `skipped` (0-based) of the text is the file's line `line`.
+        let at = |i: usize| (line + i as u64).saturating_sub(self.skipped as u64);
+        for (old, new, lines) in &self.hunks {
+            writeln!(
+                wtr,
+                "@@ -{},{} +{},{} @@",
+                at(old.start),
+                old.len(),
+                at(new.start),
+                new.len()
+            )?;
+            wtr.write_all(lines.as_bytes())?;
+        }
+        Ok(())
     }
 }
 
@@ -209,17 +290,24 @@ impl Observer for Exporter {
         match formatted {
             Ok(text) => {
                 let changed = text != game.text;
-                Export { text, unformatted: None, changed, left_out: false }
+                let skipped = game.text.len().saturating_sub(game.address.length as usize);
+                let diff = (changed && self.diff).then(|| GameDiff::new(game.text, &text, skipped));
+                Export { text, unformatted: None, changed, left_out: false, diff }
             }
             // Only its first bytes are held: copying them would cut it.
-            Err(why) if !game.whole => {
-                Export { text: Vec::new(), unformatted: Some(why), changed: true, left_out: true }
-            }
+            Err(why) if !game.whole => Export {
+                text: Vec::new(),
+                unformatted: Some(why),
+                changed: true,
+                left_out: true,
+                diff: None,
+            },
             Err(why) => Export {
                 text: game.text.to_vec(),
                 unformatted: Some(why),
                 changed: false,
                 left_out: false,
+                diff: None,
             },
         }
     }

@@ -34,6 +34,7 @@ pub mod pipeline;
 pub mod progress;
 pub mod record;
 pub mod replay;
+pub mod schema;
 pub mod select;
 pub mod sink;
 pub mod source;

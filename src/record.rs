@@ -2,7 +2,8 @@
 //!
 //! `GameRecord` is plain data handed from `replay` to the sinks. Its serde
 //! form *is* the JSON Lines schema of `arbiter games --format jsonl`: field
-//! names and meanings are a public contract (see docs/GUIDE.md, "Record schema").
+//! names and meanings are a public contract (see docs/GUIDE.md, "Record schema",
+//! and its JSON Schema, docs/record.schema.json, which tests hold to it).
 //! Nothing here does I/O or knows chess rules. Its finding types
 //! (`Warning`, `GameError` and their kinds) are the vocabulary every layer
 //! reports in: the tag checks, the start position and the Laws fill them in.
@@ -95,8 +96,78 @@ pub struct GameError {
     pub fen: String,
     /// 1-based line of the offending token.
     pub line: u64,
-    /// A one-line explanation.
+    /// A one-line explanation (for a move that is not legal, with why).
     pub message: String,
+    /// Why a move is not legal, as a short stable code
+    /// (`no_piece_reaches`, `leaves_king_in_check`, ...; see the GUIDE):
+    /// for `illegal_move`, `ambiguous_move` and `missing_promotion`.
+    pub reason: Option<&'static str>,
+    /// The source line of the offending token, for the text output's
+    /// excerpt; not part of the record's serialized form. Boxed: only
+    /// invalid games have one, and `check` holds every game's record.
+    #[serde(skip)]
+    pub excerpt: Option<Box<Excerpt>>,
+}
+
+/// A token in its source line, to show with a caret under it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Excerpt {
+    /// The line (or, on a long line, the part around the token, cut with
+    /// `…`), without its line break.
+    pub text: String,
+    /// Display columns before the token in `text`.
+    pub column: usize,
+    /// Display columns the token takes (at least 1).
+    pub width: usize,
+}
+
+impl Excerpt {
+    /// Columns of context kept on each side of the token: lichess writes a
+    /// game's movetext on one line thousands of bytes long.
+    const CONTEXT: usize = 40;
+
+    /// The excerpt of `token`, a slice of `source` (the bytes it was read
+    /// from; `None` when it is not one).
+    pub fn of(source: &[u8], token: &[u8]) -> Option<Excerpt> {
+        use unicode_width::UnicodeWidthStr;
+        // Addresses only, compared, never dereferenced: where `token` lies.
+        let start = (token.as_ptr() as usize).checked_sub(source.as_ptr() as usize)?;
+        let end = start.checked_add(token.len())?;
+        if end > source.len() {
+            return None;
+        }
+        let line_start = memchr::memrchr(b'\n', &source[..start]).map_or(0, |at| at + 1);
+        let line_end = memchr::memchr(b'\n', &source[end..]).map_or(source.len(), |at| end + at);
+        let text = |bytes: &[u8]| String::from_utf8_lossy(bytes).replace(['\r', '\t'], " ");
+        let (before, word, after) =
+            (text(&source[line_start..start]), quoted(token), text(&source[end..line_end]));
+        let mut before_kept: Vec<char> = Vec::new();
+        let mut columns = 0;
+        for c in before.chars().rev() {
+            columns += UnicodeWidthStr::width(c.encode_utf8(&mut [0; 4]) as &str);
+            if columns > Excerpt::CONTEXT {
+                before_kept.push('…');
+                break;
+            }
+            before_kept.push(c);
+        }
+        let before: String = before_kept.into_iter().rev().collect();
+        let mut after_kept = String::new();
+        let mut columns = 0;
+        for c in after.chars() {
+            columns += UnicodeWidthStr::width(c.encode_utf8(&mut [0; 4]) as &str);
+            if columns > Excerpt::CONTEXT {
+                after_kept.push('…');
+                break;
+            }
+            after_kept.push(c);
+        }
+        Some(Excerpt {
+            column: before.width(),
+            width: word.width().max(1),
+            text: format!("{before}{word}{}", after_kept.trim_end()),
+        })
+    }
 }
 
 /// Declares a kind enum from one table: each variant with its snake_case

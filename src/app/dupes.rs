@@ -30,6 +30,9 @@ pub(super) fn run(args: DupesArgs, run: &super::Run) -> anyhow::Result<ExitStatu
     };
     // The output file's temporary file is made first: a directory that
     // cannot be written to fails the run before any game is read.
+    if let Some(path) = &args.output {
+        super::output_file("--output", path)?;
+    }
     let store = match &args.output {
         Some(path) => Some(
             Store::create(path)

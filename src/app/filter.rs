@@ -26,6 +26,12 @@ use crate::{
 
 /// Runs `filter`.
 pub(super) fn run(args: FilterArgs, run: &super::Run) -> anyhow::Result<ExitStatus> {
+    if let Some(path) = &args.output {
+        super::output_file("--output", path)?;
+    }
+    if let Some(path) = &args.rejects {
+        super::output_file("--rejects", path)?;
+    }
     let mut output = Output::open(args.output.as_deref(), run)?;
     let limit = args.limit.unwrap_or(u64::MAX);
     let (summary, matched) = if args.count {

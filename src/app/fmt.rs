@@ -25,7 +25,12 @@ use crate::{
 pub(super) fn run(args: FmtArgs, run: &super::Run) -> anyhow::Result<ExitStatus> {
     if !args.in_place {
         let mut sink = PgnSink::new(run.progress.writer(), args.check);
-        let summary = run.games(|| Exporter::new(run.config.replay), &mut sink)?;
+        // `--check` shows what would change, as `rustfmt --check` does.
+        let exporter = || match args.check {
+            true => Exporter::new(run.config.replay).with_diff(),
+            false => Exporter::new(run.config.replay),
+        };
+        let summary = run.games(exporter, &mut sink)?;
         // A game left out leaves the output incomplete, as an input that
         // could not be read does.
         return Ok(if summary.input_errors > 0 || sink.left_out > 0 {

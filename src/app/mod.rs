@@ -35,6 +35,36 @@ use crate::{
     tournament::check::config::{self, Config as FileConfig},
 };
 
+/// Refuses, before any game is read, a directory output (`--csv DIR`,
+/// `--plot DIR`) whose path is a file: creating the directory would fail
+/// after the whole input was read, with only "File exists".
+pub(crate) fn output_dir(flag: &str, dir: &Path) -> anyhow::Result<()> {
+    if dir.exists() && !dir.is_dir() {
+        anyhow::bail!(
+            "{flag} {}: a file of that name exists, and {flag} writes its files into a \
+             directory: give the path of a directory (created if missing), or remove or \
+             rename the file",
+            dir.display()
+        );
+    }
+    Ok(())
+}
+
+/// Refuses, before any game is read, a file output (`-o FILE`, `--partial
+/// FILE`) whose path is a directory. An existing file is replaced, as
+/// shell redirection does: outputs are written whole to a temporary file
+/// and renamed over it, never truncated halfway.
+pub(crate) fn output_file(flag: &str, path: &Path) -> anyhow::Result<()> {
+    if path.as_os_str() != "-" && path.is_dir() {
+        anyhow::bail!(
+            "{flag} {}: is a directory, and {flag} writes one file: give the path of a file \
+             (an existing file is replaced)",
+            path.display()
+        );
+    }
+    Ok(())
+}
+
 /// Runs a parsed command line.
 pub fn run(cli: Cli) -> anyhow::Result<ExitStatus> {
     let Cli { command, color } = cli;
@@ -47,6 +77,13 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitStatus> {
             _ => Palette::COLORED,
         },
     };
+    // Printed before any configuration is read: it takes no input.
+    if let Command::Games(args) = &command
+        && args.schema
+    {
+        io::Write::write_all(&mut io::stdout().lock(), crate::schema::RECORD_SCHEMA.as_bytes())?;
+        return Ok(ExitStatus::Clean);
+    }
     let run = Run { palette, ..Run::new(Config::of(&command)?) };
     match command {
         Command::Validate(args) => validate::run(args, &run),

@@ -38,7 +38,17 @@ pub(super) fn run(args: StatsArgs, run: &super::Run) -> anyhow::Result<ExitStatu
 
 /// Refuses `--partial -` with `--json`, before any game is read: both would
 /// write to standard output, one document after the other.
+/// Output paths of the wrong kind are refused then too.
 pub(super) fn one_standard_output(args: &ReportArgs) -> anyhow::Result<()> {
+    if let Some(dir) = &args.csv {
+        super::output_dir("--csv", dir)?;
+    }
+    if let Some(dir) = &args.plot {
+        super::output_dir("--plot", dir)?;
+    }
+    if let Some(path) = &args.partial {
+        super::output_file("--partial", path)?;
+    }
     if args.json && args.partial.as_deref().is_some_and(|path| path.as_os_str() == "-") {
         anyhow::bail!(
             "--partial - and --json both write to standard output: give --partial a file, \

@@ -16,6 +16,9 @@ use crate::{
 
 /// Runs `tree`.
 pub(super) fn run(args: TreeArgs, run: &super::Run) -> anyhow::Result<ExitStatus> {
+    if let Some(path) = &args.partial {
+        super::output_file("--partial", path)?;
+    }
     let root = Root::parse(&args.select.fen, &args.select.moves).map_err(anyhow::Error::msg)?;
     let spec = Spec { root, depth: args.depth };
     let limit = args.max_positions;

@@ -7,3 +7,4 @@ pub mod identity;
 pub mod notation;
 pub mod resolve;
 pub mod setup;
+pub mod why;

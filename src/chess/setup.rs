@@ -169,5 +169,7 @@ fn bad_fen(fen: Option<&str>, error: &dyn std::fmt::Display, line: u64) -> Setup
         fen: String::new(),
         line,
         message: format!("bad FEN: {error}"),
+        reason: None,
+        excerpt: None,
     })
 }

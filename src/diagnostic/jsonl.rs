@@ -25,6 +25,7 @@ struct JsonFinding<'a> {
     black: Option<&'a str>,
     round: Option<&'a str>,
     message: &'a str,
+    reason: Option<&'static str>,
     fen: Option<&'a str>,
     hint: &'static str,
 }
@@ -43,6 +44,7 @@ impl<'a> JsonFinding<'a> {
             black: r.black.as_deref(),
             round: r.round.as_deref(),
             message: &f.message,
+            reason: f.reason,
             fen: f.fen.as_deref(),
             hint: f.code.hint(),
         }

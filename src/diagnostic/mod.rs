@@ -18,7 +18,7 @@ use std::{
 
 use self::codes::Code;
 use crate::{
-    record::{ErrorKind, GameRecord, QUOTED, quoted},
+    record::{ErrorKind, Excerpt, GameRecord, QUOTED, quoted},
     sink::Sink,
     source::InputError,
 };
@@ -40,12 +40,25 @@ pub struct Finding {
     pub message: String,
     /// The position before the offending move, as FEN.
     pub fen: Option<String>,
+    /// Why a move is not legal, as a stable code (`no_piece_reaches`).
+    pub reason: Option<&'static str>,
+    /// The offending token in its line, for the text output.
+    pub excerpt: Option<Box<Excerpt>>,
 }
 
 impl Finding {
     /// A finding about game `record` as a whole, located at its first line.
     pub fn game(code: Code, record: usize, game: &GameRecord, message: String) -> Finding {
-        Finding { code, record, line: game.line, ply: None, message, fen: None }
+        Finding {
+            code,
+            record,
+            line: game.line,
+            ply: None,
+            message,
+            fen: None,
+            reason: None,
+            excerpt: None,
+        }
     }
 }
 
@@ -69,6 +82,8 @@ pub fn of_game(i: usize, r: &GameRecord, findings: &mut Vec<Finding>) {
             ply: r.error_ply,
             message: format!("{what}: {}", error.message),
             fen,
+            reason: error.reason,
+            excerpt: error.excerpt.clone(),
         });
     }
     if let (Some(termination), Some(end)) = (r.termination, r.termination_ply) {
@@ -121,6 +136,8 @@ pub fn of_game(i: usize, r: &GameRecord, findings: &mut Vec<Finding>) {
             ply: None,
             message: warning.message.to_string(),
             fen: None,
+            reason: None,
+            excerpt: None,
         });
     }
 }
@@ -303,7 +320,10 @@ mod tests {
         assert_eq!(codes[..2], [Code::IllegalMove, Code::ResultContradictsPosition]);
         assert_eq!(findings[0].ply, Some(5));
         assert!(
-            findings[0].fen.is_some() && findings[0].message.starts_with("3. a3: illegal move")
+            findings[0].fen.is_some()
+                && findings[0]
+                    .message
+                    .starts_with("3. a3: illegal move: White has no legal move (checkmate)")
         );
         assert_eq!(findings[1].ply, Some(4));
         let warnings: Vec<_> =

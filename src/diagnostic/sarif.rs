@@ -77,7 +77,7 @@ fn tool() -> serde_json::Value {
 /// One finding as a SARIF result, located by file and line.
 fn result(f: &Finding, r: &GameRecord) -> serde_json::Value {
     let index = Code::ALL.iter().position(|c| *c == f.code);
-    json!({
+    let mut result = json!({
         "ruleId": f.code.code(),
         "ruleIndex": index,
         "level": f.code.severity().name(),
@@ -88,7 +88,13 @@ fn result(f: &Finding, r: &GameRecord) -> serde_json::Value {
                 "region": { "startLine": f.line },
             }
         }],
-    })
+    });
+    // Why a move is not legal, as its stable code, where SARIF keeps
+    // what is the tool's own.
+    if let Some(reason) = f.reason {
+        result["properties"] = json!({ "reason": reason });
+    }
+    result
 }
 
 /// A path as a URI reference: percent-encoded, absolute paths as `file:`.

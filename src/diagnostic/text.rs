@@ -13,7 +13,10 @@ use std::{
 use anstyle::{AnsiColor, Style};
 
 use super::{Finding, GameLabel, Reported};
-use crate::{record::GameRecord, sink::Sink};
+use crate::{
+    record::{Excerpt, GameRecord},
+    sink::Sink,
+};
 
 /// The styles of a diagnostic's parts: plain, or coloured with ANSI
 /// escapes (which the command decides, from `--color` and the terminal).
@@ -76,6 +79,9 @@ pub fn write(
         GameLabel(r),
         f.message
     )?;
+    if let Some(excerpt) = &f.excerpt {
+        write_excerpt(wtr, f.line, excerpt, level)?;
+    }
     if let Some(fen) = &f.fen {
         writeln!(wtr, "    FEN: {fen}")?;
     }
@@ -83,6 +89,27 @@ pub fn write(
         writeln!(wtr, "    hint: {}", code.hint())?;
     }
     Ok(())
+}
+
+/// Writes the token's line with a caret under the token, as compilers
+/// do:
+///
+/// ```text
+///    |
+/// 12 | 1. f3 e5 2. g4 Qh4# 3. a3 1-0
+///    |                        ^^
+/// ```
+///
+/// Written by hand rather than with annotate-snippets: that crate renders
+/// its own header (`error[E]: ... --> file:line:col`), and ours is the one
+/// line per finding that grep and editors read; the excerpt is a dozen
+/// lines.
+fn write_excerpt(wtr: &mut dyn Write, line: u64, e: &Excerpt, caret: Style) -> io::Result<()> {
+    let number = line.to_string();
+    let gutter = " ".repeat(number.len());
+    writeln!(wtr, "{gutter} |")?;
+    writeln!(wtr, "{number} | {}", e.text)?;
+    writeln!(wtr, "{gutter} | {}{caret}{}{caret:#}", " ".repeat(e.column), "^".repeat(e.width))
 }
 
 /// Writes the findings of each game as diagnostics (`validate`).

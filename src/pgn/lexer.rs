@@ -143,6 +143,12 @@ impl<'a> Lexer<'a> {
         Lexer { bytes, pos: 0, line, at_line_start: false, resume_at: None }
     }
 
+    /// The bytes the lexer reads, which every `Word` is a slice of (for a
+    /// diagnostic's excerpt of the line a token stands on).
+    pub fn source(&self) -> &'a [u8] {
+        self.bytes
+    }
+
     /// After an unterminated comment that ran into another game's tags:
     /// the offset (in the lexer's bytes) where that game begins. The lexer
     /// ends there; the rest belongs to the next game.

@@ -20,13 +20,16 @@ use crate::{
     chess::{
         notation::{self, Written},
         resolve::Replayable,
+        why,
     },
     laws::{
         RuleFindings, RuleTracker,
         dead::{self, Mate},
     },
     pgn::lexer::{Lexer, Located, Token},
-    record::{ErrorKind, GameError, MAX_VARIATION_DEPTH, Termination, Warning, WarningKind},
+    record::{
+        ErrorKind, Excerpt, GameError, MAX_VARIATION_DEPTH, Termination, Warning, WarningKind,
+    },
     replay::ReplayOptions,
 };
 
@@ -144,6 +147,8 @@ struct Replay<'r, 'a, P, O> {
     laws: bool,
     /// Whether the position is a variant's, which may end by its own rule.
     variant: bool,
+    /// The bytes the tokens are slices of, for an error's excerpt.
+    source: &'a [u8],
 }
 
 /// How a movetext is replayed, besides the options.
@@ -194,6 +199,7 @@ pub fn replay<'a, P: Replayable, O: Observer>(
         early_stop: options.early_stop,
         laws: !options.skip_laws,
         variant,
+        source: tokens.source(),
     };
     tokens.try_for_each_token(|Located { token, line }| {
         replay.token(token, line);
@@ -393,12 +399,28 @@ impl<'a, P: Replayable, O: Observer> Replay<'_, 'a, P, O> {
         if in_variation {
             message.push_str(" in a variation");
         }
+        // Why, worked out here only, once per invalid game: a legal move
+        // never comes this way.
+        let reason = match (kind, notation::parse(word)) {
+            (
+                ErrorKind::IllegalMove | ErrorKind::AmbiguousMove | ErrorKind::MissingPromotion,
+                Written::Move { san_plus, .. },
+            ) => {
+                let why = why::explain(&self.pos, san_plus.san, kind);
+                message.push_str(": ");
+                message.push_str(why.message.strip_prefix("ambiguous: ").unwrap_or(&why.message));
+                Some(why.code)
+            }
+            _ => None,
+        };
         let error = GameError {
             kind,
             san: text(word),
             fen: Fen::from_position(&self.pos, EnPassantMode::Legal).to_string(),
             line,
             message,
+            reason,
+            excerpt: Excerpt::of(self.source, word).map(Box::new),
         };
         self.facts.error = Some((error, self.ply + 1));
     }

@@ -207,6 +207,8 @@ impl Replayer {
                         large.length - span.start as u64,
                         MAX_GAME >> 20
                     ),
+                    reason: None,
+                    excerpt: None,
                 };
                 MovetextFacts { error: Some((error, 0)), ..MovetextFacts::default() }
             }

@@ -287,6 +287,8 @@ mod tests {
                 fen: "8/8/8/8/8/8/8/K6k w - - 0 1".into(),
                 line: 7,
                 message: "not written".into(),
+                reason: None,
+                excerpt: None,
             }),
             warnings: vec![
                 Warning { kind: WarningKind::MissingTag, message: "".into(), line: 1 },

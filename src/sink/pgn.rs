@@ -1,5 +1,6 @@
 //! PGN output for `fmt`: each game's export text, in order; or, for
-//! `--check`, one line per game that formatting would change.
+//! `--check`, one line per game that formatting would change, with its
+//! diff when the exporter made one.
 
 use std::{
     io::{self, Write},
@@ -48,6 +49,9 @@ impl<W: Write> Sink<Export> for PgnSink<W> {
         if self.check {
             if export.changed {
                 writeln!(self.wtr, "{game} would be reformatted")?;
+                if let Some(diff) = &export.diff {
+                    diff.write(&mut self.wtr, &r.file, r.line)?;
+                }
             }
         } else {
             self.wtr.write_all(&export.text)?;

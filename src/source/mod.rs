@@ -159,9 +159,38 @@ fn is_pgn_name(path: &Path) -> bool {
     [".pgn", ".pgn.zst", ".pgn.gz", ".pgn.bz2", ".pgn.xz"].iter().any(|ext| name.ends_with(ext))
 }
 
-/// The total size in bytes of `paths`, when every one is a regular file.
+/// The total size in bytes of `paths`, when every one is a regular file
+/// (standard input too, when it is one: `arbiter validate - < file`).
 pub fn total_size(paths: &[PathBuf]) -> Option<u64> {
-    paths.iter().map(|p| fs::metadata(p).ok().filter(|m| m.is_file()).map(|m| m.len())).sum()
+    paths
+        .iter()
+        .map(|p| match is_stdin(p) {
+            true => stdin_size(),
+            false => fs::metadata(p).ok().filter(|m| m.is_file()).map(|m| m.len()),
+        })
+        .sum()
+}
+
+/// What is left to read of standard input when it is a regular file (its
+/// size less where it stands: a shell may have read some of it already),
+/// else `None` (a pipe, a terminal). Asked of a duplicate of the
+/// descriptor, which shares its offset and leaves standard input as it is.
+fn stdin_size() -> Option<u64> {
+    use std::io::Seek;
+    #[cfg(unix)]
+    let handle = std::os::fd::AsFd::as_fd(&io::stdin()).try_clone_to_owned().ok()?;
+    #[cfg(windows)]
+    let handle =
+        std::os::windows::io::AsHandle::as_handle(&io::stdin()).try_clone_to_owned().ok()?;
+    #[cfg(not(any(unix, windows)))]
+    return None;
+    #[cfg(any(unix, windows))]
+    {
+        let mut file = File::from(handle);
+        let metadata = file.metadata().ok().filter(|m| m.is_file())?;
+        let at = file.stream_position().ok()?;
+        Some(metadata.len().saturating_sub(at))
+    }
 }
 
 /// Opens `path`; `-` is standard input. Streamed bytes are reported to

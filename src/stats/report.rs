@@ -13,6 +13,7 @@ use std::{
 };
 
 use serde::Serialize;
+use unicode_width::UnicodeWidthStr;
 
 use crate::sink::atomic;
 
@@ -172,10 +173,12 @@ impl Table {
     }
 
     fn render(&self, wtr: &mut dyn Write) -> io::Result<()> {
-        let mut widths: Vec<usize> = self.header.iter().map(|h| h.chars().count()).collect();
+        // Padded by display width, not by `char`s: a combining accent
+        // takes no column and a CJK character two.
+        let mut widths: Vec<usize> = self.header.iter().map(|h| h.width()).collect();
         for row in &self.rows {
             for (width, cell) in widths.iter_mut().zip(row) {
-                *width = (*width).max(cell.chars().count());
+                *width = (*width).max(cell.width());
             }
         }
         writeln!(wtr, "{}", self.title)?;
@@ -183,7 +186,7 @@ impl Table {
         for cells in std::iter::once(&header).chain(&self.rows) {
             let mut line = String::new();
             for (i, (cell, &width)) in cells.iter().zip(&widths).enumerate() {
-                let pad = " ".repeat(width - cell.chars().count());
+                let pad = " ".repeat(width - cell.width());
                 line.push_str("  ");
                 if i < self.text_columns {
                     line.push_str(cell);

@@ -150,7 +150,7 @@ expected! {
         says "round 5, board 2 holds two games: also game 23";
     // Moves and results (E1xx, W12x-W13x).
     e101_illegal_move: "E101" in FAULTS, line 567, game 27,
-        says "5... Qh4: illegal move";
+        says "5... Qh4: illegal move: no Black queen can reach h4: the way from d8 is blocked";
     e112_result_mismatch: "E112" in FAULTS, line 574, game 28,
         says "Result tag 0-1 but the movetext ends with 1-0";
     w129_unfinished_game: "W129" in FAULTS, line 593, game 29,
@@ -181,9 +181,9 @@ expected! {
     // Move-level codes a tournament file rarely shows, in the rules and
     // bad-input fixtures.
     e102_ambiguous_move: "E102" in "rules/ambiguous.pgn", line 9, game 1,
-        says "5. Re3: ambiguous move";
+        says "5. Re3: ambiguous move: the rooks on a3 and h3 can reach e3; say which";
     e103_missing_promotion: "E103" in "rules/promotion.pgn", line 35, game 3,
-        says "2. a8: missing promotion piece";
+        says "2. a8: missing promotion piece: a pawn reaching the last rank must promote";
     e104_null_move: "E104" in "bad-input/null_move.pgn", line 9, game 1,
         says "1... --: null move";
     e105_unparseable_token: "E105" in "bad-input/unknown_tokens.pgn", line 9, game 1,
@@ -273,7 +273,10 @@ fn text_diagnostics_name_code_place_and_hint() {
     let run = run(&["check", "-q", &path]);
     assert_eq!(run.code, Some(1));
     let expected = format!(
-        "{path}:567: error[E101 illegal-move]: game 27 (Eriksen, Øystein - Almeida, João, round 6.1): 5... Qh4: illegal move\n\
+        "{path}:567: error[E101 illegal-move]: game 27 (Eriksen, Øystein - Almeida, João, round 6.1): 5... Qh4: illegal move: no Black queen can reach h4: the way from d8 is blocked\n\
+         \x20   |\n\
+         567 | …a6 2. c4 Nf6 3. Qc2 Ne4 4. d4 d5 5. Be3 Qh4 6. O-O-O c6 7. Bf4 Qd6 8. c5\n\
+         \x20   |                                          ^^^\n\
          \x20   FEN: rnbqkb1r/1pp1pppp/p7/3p4/2PPn3/N3B3/PPQ1PPPP/R3KBNR b KQkq - 1 5\n\
          \x20   hint: Correct the move from the scoresheet; the FEN shows the position before it.\n"
     );

@@ -236,3 +236,22 @@ fn no_match_exits_1_and_bad_predicates_exit_2() {
         assert!(refused.stdout.is_empty());
     }
 }
+
+/// An output file whose path is a directory is refused before any game is
+/// read, naming the option and saying what to give instead.
+#[test]
+fn an_output_file_that_is_a_directory_is_refused_with_what_to_do() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let dir = dir.path().to_str().expect("UTF-8 path");
+    let sample = crate::util::fixture("sample.pgn");
+    for args in [
+        vec!["filter", "-o", dir, &sample],
+        vec!["dupes", "--unique", "-o", dir, &sample],
+        vec!["tree", "--partial", dir, &sample],
+    ] {
+        let run = crate::util::run(&args);
+        assert_eq!(run.code, Some(2), "{args:?}: {}", run.stderr);
+        assert!(run.stderr.contains(&format!("{dir}: is a directory, and --")), "{}", run.stderr);
+        assert!(run.stderr.contains("give the path of a file"), "{}", run.stderr);
+    }
+}

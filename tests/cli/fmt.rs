@@ -528,3 +528,40 @@ fn r21_in_place_leaves_no_temporary_file_after_a_signal() {
         assert_eq!(fs::read_dir(dir.path()).expect("dir").count(), 1, "SIG{name}: files left");
     }
 }
+
+/// `--check` shows each changed game's unified diff under its line, as
+/// `rustfmt --check` does, its hunks numbered by the lines of the file
+/// (they are `diff -u`'s of the file against `fmt`'s output).
+#[test]
+fn check_prints_a_unified_diff_per_changed_game() {
+    let tags = |round: u32, result: &str| {
+        format!(
+            "[Event \"E\"]\n[Site \"S\"]\n[Date \"2024.01.01\"]\n[Round \"{round}\"]\n\
+             [White \"A\"]\n[Black \"B\"]\n[Result \"{result}\"]\n\n"
+        )
+    };
+    let text = format!(
+        "{}1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 1-0\n\n{}1. e4   e5 2. Nf3 Nc6 3. Bc4 Bc5 4. 0-0 *\n",
+        tags(1, "1-0"),
+        tags(2, "*")
+    );
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("two.pgn");
+    fs::write(&path, text).expect("write");
+    let path = path.to_str().expect("UTF-8 path");
+    let checked = run(&["fmt", "--check", path]);
+    assert_eq!(checked.code, Some(1), "{}", checked.stderr);
+    let expected = format!(
+        "{path}:11: game 2 would be reformatted\n\
+         --- {path}:11\n\
+         +++ {path}:11 (formatted)\n\
+         @@ -16,4 +16,5 @@\n\
+         \x20[Black \"B\"]\n\
+         \x20[Result \"*\"]\n\
+         \x20\n\
+         -1. e4   e5 2. Nf3 Nc6 3. Bc4 Bc5 4. 0-0 *\n\
+         +1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. O-O *\n\
+         +\n"
+    );
+    assert_eq!(checked.stdout, expected);
+}

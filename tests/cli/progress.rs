@@ -53,3 +53,34 @@ fn the_bar_shows_on_a_terminal_only_and_not_with_quiet() {
         assert!(shown.contains(" games in "), "no summary {what}: {shown:?}");
     }
 }
+
+/// Standard input that is a regular file (`validate - < file`) has a size:
+/// the bar shows it and an ETA, as for a file named on the command line;
+/// a pipe has none, and gets the spinner. The run is held up past the
+/// bar's first draw by a reader of its output that waits 1.5 s (the
+/// findings of 3,000 games fill the pipe).
+#[test]
+fn standard_input_from_a_file_gets_a_sized_bar_with_an_eta() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let input = dir.path().join("many.pgn");
+    let mut text = std::fs::read_to_string(fixture("sample.pgn")).expect("the sample");
+    text.push_str(&"[Event \"E\"]\n\n1. e4 e5 *\n\n".repeat(3000));
+    std::fs::write(&input, &text).expect("write");
+    let (bin, input) = (env!("CARGO_BIN_EXE_arbiter"), input.display());
+    let slow_reader = "(sleep 1.5; cat > /dev/null)";
+    let shown = |shell: &str| {
+        let output = Command::new("script")
+            .args(["-qec", shell, "/dev/null"])
+            .env("TERM", "xterm")
+            .stdin(Stdio::null())
+            .output()
+            .expect("script (util-linux) runs");
+        let shown = String::from_utf8_lossy(&output.stdout).into_owned();
+        assert_no_panic(&[shell], &shown);
+        shown
+    };
+    let from_file = shown(&format!("'{bin}' validate -j 1 - < '{input}' | {slow_reader}"));
+    assert!(from_file.contains("B/s") && from_file.contains("ETA"), "{from_file:?}");
+    let from_pipe = shown(&format!("cat '{input}' | '{bin}' validate -j 1 - | {slow_reader}"));
+    assert!(from_pipe.contains("B/s") && !from_pipe.contains("ETA"), "{from_pipe:?}");
+}

@@ -313,3 +313,54 @@ fn the_guide_s_tags_example_is_the_output() {
     assert_eq!(out.code, Some(0), "{}", out.stderr);
     assert_eq!(out.stdout.lines().collect::<Vec<_>>(), shown, "`arbiter {command}` (left)");
 }
+
+// ------------------------------------------------------------ JSON Schema
+
+/// `games --schema` prints docs/record.schema.json, reading no input, and
+/// takes no other argument.
+#[test]
+fn games_schema_prints_the_committed_json_schema() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/record.schema.json");
+    let committed = std::fs::read_to_string(path).expect("read docs/record.schema.json");
+    let printed = run(&["games", "--schema"]);
+    assert_eq!(printed.code, Some(0), "{}", printed.stderr);
+    assert_eq!(printed.stdout, committed);
+    let schema: serde_json::Value = serde_json::from_str(&printed.stdout).expect("JSON");
+    // Round is text: "1.10" is round 1, board 10, not the number 1.1.
+    assert_eq!(schema["properties"]["round"]["type"], serde_json::json!(["string", "null"]));
+    let with_file = run(&["games", "--schema", &fixture(FIXTURE)]);
+    assert_eq!(with_file.code, Some(2), "{}", with_file.stdout);
+}
+
+/// `round` is written as text: a round "6.1" stays "6.1" in JSON Lines,
+/// never a number.
+#[test]
+fn round_is_a_string_in_json_lines() {
+    let run = run(&["games", "--format", "jsonl", &fixture("tournament/faults.pgn")]);
+    let recs = parse_jsonl(&run.stdout);
+    assert!(recs.iter().any(|r| r["round"] == "6.1"), "no round 6.1");
+    assert!(recs.iter().all(|r| r["round"].is_string() || r["round"].is_null()));
+}
+
+/// Every fixture's JSON Lines records validate against the schema
+/// (scripts/schema_check.py, with Python's jsonschema; skipped, and said,
+/// where Python or the package is missing: the skip is printed, the one
+/// thing a test has to say).
+#[test]
+#[allow(clippy::print_stderr)]
+fn every_fixture_s_records_match_the_json_schema() {
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/schema_check.py");
+    let output = match std::process::Command::new("python3")
+        .args([script, env!("CARGO_BIN_EXE_arbiter")])
+        .output()
+    {
+        Ok(output) => output,
+        Err(error) => {
+            eprintln!("skipped: python3 cannot be run ({error})");
+            return;
+        }
+    };
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{stdout}{}", String::from_utf8_lossy(&output.stderr));
+    eprintln!("{}", stdout.trim());
+}

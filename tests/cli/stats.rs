@@ -758,3 +758,64 @@ fn r25_plots_end_where_the_data_end_and_show_n() {
     // 2024 has one game: too few to chart.
     assert!(!years.contains("<title>2024"), "{years}");
 }
+
+/// The players table pads names by display width: a name with combining
+/// accents (decomposed, as some exports write them) and a CJK name line
+/// up with the others, the `games` column ending in the same column.
+#[test]
+fn players_table_aligns_accented_and_cjk_names() {
+    let tomas = "Dvor\u{30c}a\u{301}k, Toma\u{301}s\u{30c}";
+    let pgn = format!(
+        "[Event \"E\"]\n[White \"{tomas}\"]\n[Black \"王皓\"]\n[Result \"1-0\"]\n\n1. e4 e5 1-0\n\n\
+         [Event \"E\"]\n[White \"Smith, John\"]\n[Black \"{tomas}\"]\n[Result \"0-1\"]\n\n1. e4 e5 0-1\n"
+    );
+    let run = Arbiter::new(&["stats", "-"]).stdin(pgn.as_bytes()).run();
+    ok(&run);
+    let table: Vec<&str> = run
+        .stdout
+        .lines()
+        .skip_while(|l| !l.starts_with("Players"))
+        .skip(1)
+        .take_while(|l| !l.is_empty())
+        .collect();
+    assert_eq!(table.len(), 4, "{}", run.stdout);
+    // The display width up to the end of the `games` cell (the first
+    // number after the name, right-aligned under its header).
+    let games_end = |line: &str| {
+        let at = line.find(" games").map(|at| at + " games".len()).unwrap_or_else(|| {
+            let digit = line.find(|c: char| c.is_ascii_digit()).expect("a number");
+            digit + line[digit..].find(' ').expect("more cells")
+        });
+        unicode_width::UnicodeWidthStr::width(&line[..at])
+    };
+    let ends: Vec<usize> = table.iter().map(|l| games_end(l)).collect();
+    assert!(ends.iter().all(|&e| e == ends[0]), "{ends:?}\n{}", table.join("\n"));
+}
+
+/// `--csv` and `--plot` write into a directory: a file at that path is
+/// refused before any game is read, with a message that names the file and
+/// says what to do (not the bare "File exists (os error 17)"); `merge`
+/// takes the same options and says the same.
+#[test]
+fn an_output_directory_that_is_a_file_is_refused_with_what_to_do() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let file = dir.path().join("tables.csv");
+    fs::write(&file, "keep me").expect("write");
+    let file = file.to_str().expect("UTF-8 path");
+    let sample = fixture("sample.pgn");
+    for flag in ["--csv", "--plot"] {
+        let run = run(&["stats", flag, file, &sample]);
+        assert_eq!(run.code, Some(2), "{}", run.stderr);
+        assert!(
+            run.stderr.contains(&format!("{flag} {file}: a file of that name exists")),
+            "{}",
+            run.stderr
+        );
+        assert!(run.stderr.contains("remove or rename the file"), "{}", run.stderr);
+        assert!(!run.stderr.contains("os error"), "{}", run.stderr);
+    }
+    let run = run(&["stats", "--partial", dir.path().to_str().expect("UTF-8"), &sample]);
+    assert_eq!(run.code, Some(2));
+    assert!(run.stderr.contains("is a directory, and --partial writes one file"), "{}", run.stderr);
+    assert_eq!(fs::read_to_string(file).expect("read"), "keep me");
+}

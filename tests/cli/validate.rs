@@ -13,6 +13,13 @@ fn line_after<'a>(stdout: &'a str, line: &str) -> &'a str {
     lines.next().unwrap_or_default()
 }
 
+/// The `n` lines after `line`, which must be in `stdout`.
+fn lines_after<'a>(stdout: &'a str, line: &str, n: usize) -> Vec<&'a str> {
+    let mut lines = stdout.lines();
+    assert!(lines.any(|l| l == line), "no line\n  {line}\nin\n{stdout}");
+    lines.take(n).collect()
+}
+
 fn diagnostic_lines<'a>(run: &'a Run, severity: &str) -> Vec<&'a str> {
     let needle = format!(": {severity}[");
     run.stdout.lines().filter(|l| l.contains(&needle)).collect()
@@ -24,24 +31,31 @@ fn diagnostic_lines<'a>(run: &'a Run, severity: &str) -> Vec<&'a str> {
 fn illegal_move_diagnostic_names_file_line_game_move_and_position() {
     let path = fixture("rules/en_passant.pgn");
     let run = run(&["validate", &path]);
-    let next = line_after(
+    // The line of the move, with a caret under it, then the position.
+    let next = lines_after(
         &run.stdout,
         &format!(
-            "{path}:29: error[E101 illegal-move]: game 3 (White - Black, round 3): 4. exd6: illegal move"
+            "{path}:29: error[E101 illegal-move]: game 3 (White - Black, round 3): 4. exd6: illegal move: en passant not possible now: the pawn on d5 did not just advance two squares"
         ),
+        4,
     );
-    assert!(next.starts_with(char::is_whitespace), "FEN line not indented: {next:?}");
     assert_eq!(
-        next.trim(),
-        "FEN: r1bqkb1r/ppp1pppp/2n2n2/3pP3/8/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 4"
+        next,
+        [
+            "   |",
+            "29 | 1. e4 Nf6 2. e5 d5 3. Nf3 Nc6 4. exd6 *",
+            "   |                                  ^^^^",
+            "    FEN: r1bqkb1r/ppp1pppp/2n2n2/3pP3/8/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 4",
+        ]
     );
-    let next = line_after(
+    let next = lines_after(
         &run.stdout,
         &format!(
-            "{path}:39: error[E101 illegal-move]: game 4 (White - Black, round 4): 3. exd6: illegal move"
+            "{path}:39: error[E101 illegal-move]: game 4 (White - Black, round 4): 3. exd6: illegal move: en passant not possible now: the pawn on d5 did not just advance two squares"
         ),
+        4,
     );
-    assert_eq!(next.trim(), "FEN: rnbqkbnr/ppp1pppp/8/3pP3/8/8/PPPP1PPP/RNBQKBNR w KQkq - 0 3");
+    assert_eq!(next[3].trim(), "FEN: rnbqkbnr/ppp1pppp/8/3pP3/8/8/PPPP1PPP/RNBQKBNR w KQkq - 0 3");
     // Games 1 and 2 are valid: exactly two errors.
     assert_eq!(diagnostic_lines(&run, "error").len(), 2, "{}", run.stdout);
     assert_eq!(run.code, Some(1));
@@ -51,13 +65,17 @@ fn illegal_move_diagnostic_names_file_line_game_move_and_position() {
 fn diagnostic_for_a_black_move_uses_the_ellipsis() {
     let path = fixture("rules/into_check.pgn");
     let run = run(&["validate", &path]);
-    let next = line_after(
+    let next = lines_after(
         &run.stdout,
         &format!(
-            "{path}:19: error[E101 illegal-move]: game 2 (White - Black, round 2): 2... Nf6: illegal move"
+            "{path}:19: error[E101 illegal-move]: game 2 (White - Black, round 2): 2... Nf6: illegal move: Black's king is in check and this does not answer it"
         ),
+        4,
     );
-    assert_eq!(next.trim(), "FEN: rnbqkbnr/ppppp1pp/8/5p1Q/4P3/8/PPPP1PPP/RNB1KBNR b KQkq - 1 2");
+    assert_eq!(
+        next[3].trim(),
+        "FEN: rnbqkbnr/ppppp1pp/8/5p1Q/4P3/8/PPPP1PPP/RNB1KBNR b KQkq - 1 2"
+    );
 }
 
 #[test]
@@ -75,7 +93,7 @@ fn each_kind_of_move_error_is_described() {
     line_after(
         &run.stdout,
         &format!(
-            "{path}:9: error[E102 ambiguous-move]: game 1 (White - Black, round 1): 5. Re3: ambiguous move"
+            "{path}:9: error[E102 ambiguous-move]: game 1 (White - Black, round 1): 5. Re3: ambiguous move: the rooks on a3 and h3 can reach e3; say which"
         ),
     );
     let path = fixture("rules/promotion.pgn");
@@ -83,7 +101,7 @@ fn each_kind_of_move_error_is_described() {
     line_after(
         &run.stdout,
         &format!(
-            "{path}:35: error[E103 missing-promotion]: game 3 (White - Black, round 3): 2. a8: missing promotion piece"
+            "{path}:35: error[E103 missing-promotion]: game 3 (White - Black, round 3): 2. a8: missing promotion piece: a pawn reaching the last rank must promote: write a8=Q (or =R, =B, =N)"
         ),
     );
 }
@@ -205,7 +223,7 @@ fn exit_code_is_2_for_a_missing_file_and_the_other_file_is_still_read() {
     line_after(
         &run.stdout,
         &format!(
-            "{path}:29: error[E101 illegal-move]: game 3 (White - Black, round 3): 4. exd6: illegal move"
+            "{path}:29: error[E101 illegal-move]: game 3 (White - Black, round 3): 4. exd6: illegal move: en passant not possible now: the pawn on d5 did not just advance two squares"
         ),
     );
 }
@@ -259,7 +277,7 @@ fn dash_reads_standard_input() {
     assert_eq!(run.code, Some(1));
     line_after(
         &run.stdout,
-        "-:29: error[E101 illegal-move]: game 3 (White - Black, round 3): 4. exd6: illegal move",
+        "-:29: error[E101 illegal-move]: game 3 (White - Black, round 3): 4. exd6: illegal move: en passant not possible now: the pawn on d5 did not just advance two squares",
     );
 
     let bytes = fs::read(fixture("rules/checkmate.pgn")).expect("fixture");
@@ -373,7 +391,7 @@ fn variations_flag_makes_an_illegal_variation_an_error() {
     line_after(
         &run.stdout,
         &format!(
-            "{path}:9: error[E101 illegal-move]: game 1 (White - Black, round 1): 3. Ke3: illegal move in a variation"
+            "{path}:9: error[E101 illegal-move]: game 1 (White - Black, round 1): 3. Ke3: illegal move in a variation: no White king can reach e3"
         ),
     );
 }
@@ -614,7 +632,7 @@ fn color_always_colours_errors_and_warnings_and_auto_does_not_into_a_pipe() {
         error,
         format!(
             "\x1b[1m{path}:4546\x1b[0m: \x1b[1m\x1b[31merror\x1b[0m[\x1b[1mE101 illegal-move\x1b[0m]: \
-             game 207 (Example, Alice - Example, Bob, round 1): 11. Nxe5+: illegal move"
+             game 207 (Example, Alice - Example, Bob, round 1): 11. Nxe5+: illegal move: no White knight can reach e5"
         )
     );
     let warning = colored.stdout.lines().find(|l| l.contains("W128")).expect("a warning line");
@@ -651,4 +669,81 @@ fn strip_escapes(text: &str) -> String {
     }
     out.push_str(rest);
     out
+}
+
+// ------------------------------------------------------ why a move is illegal
+
+/// Each illegal move says why in the text output, and its record carries
+/// the reason's stable code (`validate --format jsonl`).
+#[test]
+fn an_illegal_move_says_why_in_text_and_as_a_code_in_jsonl() {
+    let cases = [
+        ("rules/castling.pgn", 43, "a king in check may not castle", "castling_in_check"),
+        (
+            "rules/castling.pgn",
+            65,
+            "castling rights lost: White may no longer castle kingside",
+            "castling_rights_lost",
+        ),
+        (
+            "rules/pinned_piece.pgn",
+            9,
+            "leaves the king in check (the knight on c3 is pinned)",
+            "leaves_king_in_check",
+        ),
+        ("rules/into_check.pgn", 9, "the king would be in check on e3", "king_into_check"),
+        ("sample.pgn", 4546, "no White knight can reach e5", "no_piece_reaches"),
+    ];
+    for (file, line, why, code) in cases {
+        let path = fixture(file);
+        let text = run(&["validate", "--errors-only", &path]);
+        let header = format!("{path}:{line}: error[E101 illegal-move]");
+        let found = text.stdout.lines().find(|l| l.starts_with(&header));
+        assert!(
+            found.is_some_and(|l| l.ends_with(&format!("illegal move: {why}"))),
+            "{header}...{why} not in\n{}",
+            text.stdout
+        );
+        let recs = records(&["validate", "--format", "jsonl", &path]);
+        let rec = recs.iter().find(|r| r["error"]["line"] == line).expect("the record");
+        assert_eq!(rec["error"]["reason"], code, "{rec}");
+        assert!(rec["error"]["message"].as_str().is_some_and(|m| m.ends_with(why)), "{rec}");
+    }
+}
+
+/// The excerpt keeps 40 columns either side of the move on a long line
+/// (lichess writes a game's movetext on one line) and counts columns by
+/// display width, so the caret stands under the move after wide text.
+#[test]
+fn the_excerpt_of_a_long_line_is_cut_around_the_move() {
+    let comment = "{ 漢字の注釈 } ".repeat(20);
+    let pgn = format!("[Event \"E\"]\n\n1. e4 {comment}e5 2. Ke3 {comment}*\n");
+    let run = Arbiter::new(&["validate", "-"]).stdin(pgn.as_bytes()).run();
+    assert_eq!(run.code, Some(1), "{}", run.stdout);
+    let next = lines_after(
+        &run.stdout,
+        "-:3: error[E101 illegal-move]: game 1 (? - ?): 2. Ke3: illegal move: no White king can reach e3",
+        3,
+    );
+    let (source, caret) = (next[1], next[2]);
+    assert!(source.starts_with("3 | …") && source.ends_with('…'), "{source}");
+    let width = |s: &str| unicode_width::UnicodeWidthStr::width(s);
+    let before = &source[..source.find("Ke3").expect("the move")];
+    assert_eq!(width(before), caret.find('^').expect("a caret"), "{source}\n{caret}");
+    assert!(caret.ends_with("^^^"), "{caret}");
+}
+
+/// `check --format jsonl` and SARIF give the reason as a stable code.
+#[test]
+fn check_s_jsonl_and_sarif_carry_the_reason_code() {
+    let path = fixture("tournament/faults.pgn");
+    let found = records(&["check", "-q", "--format", "jsonl", &path]);
+    let illegal = found.iter().find(|f| f["code"] == "E101").expect("the E101 finding");
+    assert_eq!(illegal["reason"], "path_blocked");
+    assert!(found.iter().filter(|f| f["code"] != "E101").all(|f| f["reason"].is_null()));
+    let run = run(&["check", "-q", "--format", "sarif", &path]);
+    let log: serde_json::Value = serde_json::from_str(&run.stdout).expect("SARIF is JSON");
+    let results = log["runs"][0]["results"].as_array().cloned().unwrap_or_default();
+    let illegal = results.iter().find(|r| r["ruleId"] == "E101").expect("the E101 result");
+    assert_eq!(illegal["properties"]["reason"], "path_blocked");
 }

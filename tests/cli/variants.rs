@@ -53,3 +53,23 @@ fn fmt_writes_variant_games_that_validate_without_warnings() {
     assert!(validated.stdout.contains("5 games in 1 file"), "{}", validated.stdout);
     assert!(validated.stdout.contains("0 with warnings"), "{}", validated.stdout);
 }
+
+/// An illegal move in a variant says why by the variant's rules: a capture
+/// is compulsory in antichess (not "leaves the king in check", which a
+/// non-royal king never is), and a crazyhouse drop needs the piece in hand.
+#[test]
+fn an_illegal_variant_move_says_why_by_the_variant_s_rules() {
+    let pgn = "[Event \"A\"]\n[Variant \"Antichess\"]\n\n1. e4 d5 2. Nf3 *\n\n\
+               [Event \"C\"]\n[Variant \"Crazyhouse\"]\n\n1. e4 N@f6 *\n";
+    let run = crate::util::Arbiter::new(&["validate", "--format", "jsonl", "-"])
+        .stdin(pgn.as_bytes())
+        .run();
+    let recs = crate::util::parse_jsonl(&run.stdout);
+    let reasons: Vec<_> = recs.iter().map(|r| r["error"]["reason"].clone()).collect();
+    assert_eq!(reasons, ["capture_compulsory", "drop_not_possible"], "{}", run.stdout);
+    assert!(
+        recs[1]["error"]["message"]
+            .as_str()
+            .is_some_and(|m| m.ends_with("Black has no knight in hand"))
+    );
+}
