@@ -13,7 +13,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-step() { printf '\n== %s\n' "$*"; }
+# Each step says when it starts (seconds since the suite began), so that a
+# CI log shows where the time goes.
+step() { printf '\n== [%4ds] %s\n' "$SECONDS" "$*"; }
 
 step "shell scripts parse (bash -n)"
 for script in scripts/*.sh .ci/run; do
@@ -30,7 +32,9 @@ cargo test --locked
 step "cargo doc -D warnings"
 RUSTDOCFLAGS="-D warnings" cargo doc --locked --no-deps --document-private-items --quiet
 step "differential test against python-chess"
-bash scripts/differential.sh
+# The binary `cargo test` built (dependencies optimised, our code with
+# debug assertions): a release build would cost minutes and check less.
+ARBITER="${ARBITER:-$PWD/target/debug/arbiter}" bash scripts/differential.sh
 step "every game of the shared corpus is reported"
 bash scripts/corpus_count.sh
 step "games' CSV and JSON Lines load in DuckDB"
@@ -45,3 +49,4 @@ elif ! cargo fuzz --version >/dev/null 2>&1; then
 else
     bash scripts/fuzz.sh "${ARBITER_FUZZ_SECONDS:-30}"
 fi
+step "done"
