@@ -15,7 +15,7 @@
 //! | 9.6.2 | seventy-five moves | [`clocks::seventyfive_moves`] | `seventyfive_moves` |
 //! | 5, 9.6 | the result fits the end | [`result::result_consistent`] | E110 |
 //! | 6.9 | a win for a side that cannot mate | [`result::impossible_win`] | W127 |
-//! | 6.9 | a win on time for a side that cannot mate | [`result::timeout_draw`] | E115 |
+//! | 6.9 | a win on time for a side that cannot mate | [`result::impossible_win`], `on_time` | E115 |
 //!
 //! Mate and stalemate are decided once, at the last position (every
 //! earlier one had a legal move: the next one played).
