@@ -30,18 +30,44 @@ pub fn dead_by_material<P: Position>(pos: &P) -> bool {
 }
 
 /// Art. 5.2.2 beyond material: `Some(true)` when neither side can mate
-/// `pos` by any series of legal moves (proved), `Some(false)` when one can
-/// or the cheap pre-filter rules it out, `None` when the analysis ran out
-/// of its budget. Finding: the `dead_position` termination.
+/// `pos` by any series of legal moves (proved), `Some(false)` when one can,
+/// `None` when the analysis of [`dead`] ran out of its budget.
 pub fn dead_position(pos: &Chess) -> Option<bool> {
-    if !dead::may_be_dead(pos) {
-        return Some(false);
-    }
     match dead::either_can_mate(pos, dead::DEFAULT_BUDGET) {
         Mate::Impossible => Some(true),
         Mate::Possible => Some(false),
         Mate::Undetermined => None,
     }
+}
+
+/// Art. 5.2.2: the first of `positions` (a game's, from its start) proved
+/// dead, when the last one is; `None` when it is not, or not proved. Every
+/// move from a dead position leads to a dead position, so the dead ones
+/// are a tail of the game: found by bisection, a handful of analyses. An
+/// analysis left undetermined counts as not dead (the first ply *proved*
+/// dead is given); `undetermined` is told of each, with its index.
+pub fn first_dead_position(
+    positions: &[Chess],
+    mut undetermined: impl FnMut(usize),
+) -> Option<usize> {
+    let last = positions.len().checked_sub(1)?;
+    let mut dead = |i: usize| match dead_position(&positions[i]) {
+        Some(dead) => dead,
+        None => {
+            undetermined(i);
+            false
+        }
+    };
+    if !dead(last) {
+        return None;
+    }
+    // Invariant: `positions[hi]` is proved dead; none before `lo` was.
+    let (mut lo, mut hi) = (0, last);
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        if dead(mid) { hi = mid } else { lo = mid + 1 }
+    }
+    Some(hi)
 }
 
 /// A variant's own end (king of the hill, three checks, atomic...), with

@@ -7,7 +7,7 @@
 //! | 5.1.1 | checkmate | [`end::mate_or_stalemate`] | `checkmate` |
 //! | 5.2.1 | stalemate | [`end::mate_or_stalemate`] | `stalemate` |
 //! | 5.2.2 | dead position (by material) | [`end::dead_by_material`] | `insufficient_material` |
-//! | 5.2.2 | dead position (any other) | [`end::dead_position`], [`dead`] | `dead_position` |
+//! | 5.2.2 | dead position (any other) | [`end::first_dead_position`], [`dead`] | `dead_position` |
 //! | 9.2 | threefold repetition (claim) | [`repetition::threefold`] | `threefold_ply` |
 //! | 9.2.3 | the same position | `chess::identity` | |
 //! | 9.3 | fifty moves (claim) | [`clocks::fifty_moves`] | `fifty_ply` |
@@ -18,7 +18,11 @@
 //! | 6.9 | a win on time for a side that cannot mate | [`result::impossible_win`], `on_time` | E115 |
 //!
 //! Mate and stalemate are decided once, at the last position (every
-//! earlier one had a legal move: the next one played).
+//! earlier one had a legal move: the next one played). So is a dead
+//! position beyond material: a game reaches one only if its last position
+//! is dead (every move from a dead position leads to a dead position), so
+//! the last position is looked at, cheaply, and only when it may be dead
+//! are the game's positions rebuilt from its moves to find the first.
 
 pub mod clocks;
 pub mod dead;
@@ -26,7 +30,7 @@ pub mod end;
 pub mod repetition;
 pub mod result;
 
-use shakmaty::{Bitboard, Color, Move, Square};
+use shakmaty::{Bitboard, Chess, Color, Move, Position, Square};
 
 use self::repetition::{RepetitionTable, was_irreversible};
 use crate::{
@@ -71,6 +75,10 @@ pub struct RuleTracker {
     /// Chess: whether the last position recorded had a legal en passant
     /// capture.
     en_passant: bool,
+    /// Chess: the start position and the moves since, to rebuild the
+    /// game's positions when its last one may be dead.
+    start: Option<Chess>,
+    moves: Vec<Move>,
 }
 
 impl RuleTracker {
@@ -82,6 +90,8 @@ impl RuleTracker {
         self.pending = None;
         self.check_variant_end = variant;
         self.castling = pos.castles().castling_rights();
+        self.start = pos.as_chess().cloned();
+        self.moves.clear();
         self.observe(pos, 0, None, true);
     }
 
@@ -104,6 +114,7 @@ impl RuleTracker {
     #[inline]
     pub fn after_move<P: Replayable>(&mut self, after: &P, ply: u32, m: Move) {
         if P::PLAIN_MOVES {
+            self.moves.push(m);
             if was_irreversible(after, self.castling, self.en_passant) {
                 self.table.clear();
             }
@@ -154,10 +165,6 @@ impl RuleTracker {
         } else if material_changed && end::dead_by_material(pos) {
             // Art. 5.2.2: no sequence of legal moves can lead to mate.
             self.end(Termination::InsufficientMaterial, ply, None);
-        } else if let Some(chess) = pos.as_chess()
-            && self.dead_position(chess, ply)
-        {
-            self.end(Termination::DeadPosition, ply, None);
         } else if repetition::fivefold(occurrences) {
             // Art. 9.6.1. A fivefold repetition cannot be mate or stalemate:
             // the earlier occurrences had a move played from them. The same
@@ -175,16 +182,32 @@ impl RuleTracker {
         }
     }
 
-    /// Art. 5.2.2 beyond material, at `ply`; notes the first position the
-    /// analysis leaves undetermined.
-    #[inline]
-    fn dead_position(&mut self, pos: &shakmaty::Chess, ply: u32) -> bool {
-        match end::dead_position(pos) {
-            Some(dead) => dead,
-            None => {
-                self.findings.undetermined_ply.get_or_insert(ply);
-                false
-            }
+    /// Art. 5.2.2 beyond material, when the last position `last` (at
+    /// `ply`) may be dead: the first dead position ends the game there,
+    /// unless the game had ended already (insufficient material, the more
+    /// specific name, stands at the same ply).
+    fn dead_position(&mut self, last: &Chess, ply: u32) {
+        let Some(start) = self.start.as_ref().filter(|_| dead::may_be_dead(last)) else {
+            return;
+        };
+        let ended = self.findings.termination.map(|(_, end)| end);
+        let mut positions = Vec::with_capacity(self.moves.len() + 1);
+        positions.push(start.clone());
+        for &m in &self.moves {
+            let mut next = positions[positions.len() - 1].clone();
+            next.play_unchecked(m);
+            positions.push(next);
+        }
+        // The last position is `last`: replayed moves rebuild it.
+        debug_assert_eq!(positions.len() as u32, ply + 1);
+        let undetermined = &mut self.findings.undetermined_ply;
+        let first = end::first_dead_position(&positions, |i| {
+            undetermined.get_or_insert(i as u32);
+        });
+        if let Some(first) = first.map(|i| i as u32)
+            && ended.is_none_or(|end| first < end)
+        {
+            self.end(Termination::DeadPosition, first, None);
         }
     }
 
@@ -218,6 +241,9 @@ impl RuleTracker {
             if let Some(pending) = pending.filter(|_| end.is_none()) {
                 self.confirm(pending);
             }
+        }
+        if let Some(last) = pos.as_chess() {
+            self.dead_position(last, ply);
         }
         self.findings
     }

@@ -2,7 +2,7 @@
 //! final position, and a win scored for a side that cannot mate (Art. 6.9:
 //! on time, that is a draw).
 
-use shakmaty::Color;
+use shakmaty::{Chess, Color, Position};
 
 use super::RuleFindings;
 use crate::{
@@ -42,6 +42,18 @@ pub fn impossible_win(
 ) -> Option<Color> {
     let winner = recorded.and_then(winner)?;
     (!ended && cannot_mate(winner)).then_some(winner)
+}
+
+/// Art. 6.9: whether `side` may be unable to mate from `pos` beyond what
+/// material says, worth the analysis of [`super::dead`]: the position may
+/// be dead ([`super::dead::may_be_dead`]), or `side` has minor pieces
+/// only. `false` otherwise, when `side` is taken to be able to mate (a
+/// queen, rook or pawn mates with help, but behind a wall: that is the
+/// first case).
+pub fn may_be_unwinnable(pos: &Chess, side: Color) -> bool {
+    let board = pos.board();
+    let heavy = board.queens() | board.rooks() | board.pawns();
+    (board.by_color(side) & heavy).is_empty() || super::dead::may_be_dead(pos)
 }
 
 /// PGN standard 8.2.6: the movetext ends with the result the `Result` tag

@@ -25,6 +25,7 @@ use crate::{
     laws::{
         RuleFindings, RuleTracker,
         dead::{self, Mate},
+        result,
     },
     pgn::lexer::{Lexer, Located, Token},
     record::{
@@ -67,12 +68,14 @@ impl MovetextFacts {
             return Some(true);
         }
         match &self.final_position {
-            Some(pos) => match dead::can_mate(pos, side, dead::DEFAULT_BUDGET) {
-                Mate::Impossible => Some(true),
-                Mate::Possible => Some(false),
-                Mate::Undetermined => None,
-            },
-            None => Some(false),
+            Some(pos) if result::may_be_unwinnable(pos, side) => {
+                match dead::can_mate(pos, side, dead::DEFAULT_BUDGET) {
+                    Mate::Impossible => Some(true),
+                    Mate::Possible => Some(false),
+                    Mate::Undetermined => None,
+                }
+            }
+            _ => Some(false),
         }
     }
 }
