@@ -1,0 +1,166 @@
+//! `arbiter winnable`: the unwinnability analysis (`laws::dead`) of
+//! positions given as FEN, one line per position in the labels of the
+//! published test data (`WB`, `W-`, `-B`, `--`, `?` for undecided), and
+//! for a labelled file the agreement of the verdicts with the labels.
+
+use std::{
+    fs,
+    io::{self, Write},
+    path::Path,
+    time::{Duration, Instant},
+};
+
+use anyhow::{Context, bail};
+use shakmaty::{CastlingMode, Chess, Color, fen::Fen};
+
+use crate::{
+    cli::WinnableArgs,
+    exit::ExitStatus,
+    laws::dead::{self, Mate},
+};
+
+/// Runs `winnable`.
+pub(super) fn run(args: WinnableArgs) -> anyhow::Result<ExitStatus> {
+    if args.fens.is_empty() && args.file.is_none() {
+        bail!("no position: give FENs or --file FILE");
+    }
+    let mut out = io::stdout().lock();
+    for fen in &args.fens {
+        let pos = position(fen).with_context(|| format!("position {fen:?}"))?;
+        let (white, black) = verdicts(&pos, args.budget);
+        writeln!(out, "{}{} {fen}", letter(white, 'W'), letter(black, 'B'))?;
+    }
+    let Some(file) = &args.file else { return Ok(ExitStatus::Clean) };
+    let tally = check_file(file, args.budget, args.quiet, &mut out)?;
+    tally.write(&mut out)?;
+    Ok(if tally.unsound > 0 { ExitStatus::Findings } else { ExitStatus::Clean })
+}
+
+/// A FEN as a standard position, or a Chess960 one when its castling
+/// rights need it.
+fn position(fen: &str) -> anyhow::Result<Chess> {
+    let parsed: Fen = fen.trim().parse().context("not a FEN")?;
+    match parsed.clone().into_position(CastlingMode::Standard) {
+        Ok(pos) => Ok(pos),
+        Err(_) => parsed.into_position(CastlingMode::Chess960).context("not a legal position"),
+    }
+}
+
+/// The verdicts for White and Black.
+fn verdicts(pos: &Chess, budget: u32) -> (Mate, Mate) {
+    (dead::can_mate(pos, Color::White, budget), dead::can_mate(pos, Color::Black, budget))
+}
+
+/// A side's letter in a label: the side's initial, `-` or `?`.
+fn letter(mate: Mate, side: char) -> char {
+    match mate {
+        Mate::Possible => side,
+        Mate::Impossible => '-',
+        Mate::Undetermined => '?',
+    }
+}
+
+/// The agreement of verdicts with labels, per side of each position.
+#[derive(Debug, Default)]
+struct Tally {
+    positions: u64,
+    /// Verdicts that do not contradict the label (undetermined included).
+    sound: u64,
+    /// `Impossible` where the label says the side can mate, or `Possible`
+    /// where it says it cannot.
+    unsound: u64,
+    /// Sides the label says cannot mate, proved so.
+    found: u64,
+    /// Sides the label says cannot mate, not proved so.
+    missed: u64,
+    /// Sides left undecided.
+    undetermined: u64,
+    /// Sides the label says can mate, shown so by a mate.
+    mates: u64,
+    elapsed: Duration,
+    worst: Duration,
+    worst_fen: String,
+}
+
+impl Tally {
+    fn add(&mut self, expected: bool, mate: Mate) {
+        match (expected, mate) {
+            (true, Mate::Impossible) | (false, Mate::Possible) => self.unsound += 1,
+            (true, Mate::Possible) => {
+                self.sound += 1;
+                self.mates += 1;
+            }
+            (false, Mate::Impossible) => {
+                self.sound += 1;
+                self.found += 1;
+            }
+            (_, Mate::Undetermined) => {
+                self.sound += 1;
+                self.undetermined += 1;
+                if !expected {
+                    self.missed += 1;
+                }
+            }
+        }
+    }
+
+    /// The counts, as `#` comments so that the output stays a labelled
+    /// file.
+    fn write(&self, out: &mut impl Write) -> io::Result<()> {
+        let seconds = self.elapsed.as_secs_f64();
+        let rate = if seconds > 0.0 { self.positions as f64 / seconds } else { 0.0 };
+        writeln!(out, "# positions: {}", self.positions)?;
+        writeln!(out, "# sides sound: {}", self.sound)?;
+        writeln!(out, "# sides unsound: {}", self.unsound)?;
+        writeln!(out, "# sides proved unable to mate: {} (missed: {})", self.found, self.missed)?;
+        writeln!(out, "# sides shown to mate: {}", self.mates)?;
+        writeln!(out, "# sides undetermined: {}", self.undetermined)?;
+        writeln!(
+            out,
+            "# time: {seconds:.3} s, {rate:.0} positions/s, worst {:.3} ms ({})",
+            self.worst.as_secs_f64() * 1000.0,
+            self.worst_fen
+        )
+    }
+}
+
+/// Analyses every labelled line of `file`, printing a line per position
+/// unless `quiet`.
+fn check_file(file: &Path, budget: u32, quiet: bool, out: &mut impl Write) -> anyhow::Result<Tally> {
+    let text = fs::read_to_string(file).with_context(|| format!("reading {}", file.display()))?;
+    let mut tally = Tally::default();
+    for (number, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let where_ = || format!("{}:{}", file.display(), number + 1);
+        let (label, fen) = line.split_once(' ').with_context(|| format!("{}: no FEN", where_()))?;
+        let (white, black) = match label {
+            "WB" => (true, true),
+            "W-" => (true, false),
+            "-B" => (false, true),
+            "--" => (false, false),
+            _ => bail!("{}: label {label:?} is none of WB, W-, -B, --", where_()),
+        };
+        let pos = position(fen).with_context(where_)?;
+        let start = Instant::now();
+        let (w, b) = verdicts(&pos, budget);
+        let took = start.elapsed();
+        tally.elapsed += took;
+        if took > tally.worst {
+            tally.worst = took;
+            tally.worst_fen = fen.trim().to_owned();
+        }
+        tally.positions += 1;
+        tally.add(white, w);
+        tally.add(black, b);
+        let wrong = matches!((white, w), (true, Mate::Impossible) | (false, Mate::Possible))
+            || matches!((black, b), (true, Mate::Impossible) | (false, Mate::Possible));
+        if !quiet || wrong {
+            let mark = if wrong { " # contradicts the label" } else { "" };
+            writeln!(out, "{}{} {}{mark}", letter(w, 'W'), letter(b, 'B'), fen.trim())?;
+        }
+    }
+    Ok(tally)
+}

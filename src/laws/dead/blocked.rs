@@ -1,0 +1,225 @@
+//! The static half of the unwinnability analysis: pawns that can never
+//! move nor be captured (a locked pawn wall), the squares every other piece
+//! can then ever reach, and what that leaves of a mate.
+//!
+//! Everything here over-approximates what the pieces can do, so a "cannot
+//! mate" is a proof: see [`Frozen::compute`] for the induction.
+
+use shakmaty::{Bitboard, Board, Chess, Color, Position, Role, Square, attacks};
+
+/// The pawns proved never to move nor be captured, and what the other
+/// pieces of each side can ever reach around them.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Frozen {
+    /// The frozen pawns, both colours.
+    pub pawns: Bitboard,
+    /// Per colour (index `Color as usize`): the squares its non-king,
+    /// non-frozen pieces (promoted pawns included) may ever stand on.
+    pub stand: [Bitboard; 2],
+    /// Per colour: the squares those pieces may ever attack.
+    pub attack: [Bitboard; 2],
+    /// Per colour: the squares its king may ever stand on.
+    pub king: [Bitboard; 2],
+    /// Per colour: whether a piece other than bishops, the king and frozen
+    /// pawns is left (knights, rooks, queens, mobile pawns).
+    pub not_only_bishops: [bool; 2],
+    /// Per colour: the squares its bishops may ever stand on.
+    pub bishops: [Bitboard; 2],
+    /// Per colour: the squares its bishops may ever attack.
+    pub bishop_attack: [Bitboard; 2],
+}
+
+/// The pawns with a pawn (of either colour) right in front of them: the
+/// only ones that may be frozen.
+pub(super) fn blocked_pawns(board: &Board) -> Bitboard {
+    let pawns = board.pawns();
+    (board.white() & pawns & pawns.shift(-8)) | (board.black() & pawns & pawns.shift(8))
+}
+
+/// The squares reachable from `start` by repeated `step`s inside `allowed`
+/// (`start` included).
+fn flood(start: Bitboard, allowed: Bitboard, step: impl Fn(Square) -> Bitboard) -> Bitboard {
+    let mut region = start;
+    let mut frontier = start;
+    while frontier.any() {
+        let mut next = Bitboard::EMPTY;
+        for sq in frontier {
+            next |= step(sq);
+        }
+        next = next & allowed & !region;
+        region |= next;
+        frontier = next;
+    }
+    region
+}
+
+/// The union of `f` over the squares of `squares`.
+fn union(squares: Bitboard, f: impl Fn(Square) -> Bitboard) -> Bitboard {
+    squares.into_iter().fold(Bitboard::EMPTY, |acc, sq| acc | f(sq))
+}
+
+/// The squares in front of a pawn of `color` on `sq`.
+fn push(color: Color, sq: Square) -> Bitboard {
+    let bb = Bitboard::from_square(sq);
+    match color {
+        Color::White => bb.shift(8),
+        Color::Black => bb.shift(-8),
+    }
+}
+
+/// Where the pieces of `color` other than its king and frozen pawns can go
+/// and attack while `walls` (the frozen pawns) stay: (stand, attack,
+/// bishops' stand, bishops' attack, something other than bishops).
+fn reach(board: &Board, color: Color, walls: Bitboard) -> (Bitboard, Bitboard, Bitboard, Bitboard, bool) {
+    let ours = board.by_color(color) & !walls;
+    let open = !walls;
+    let mut stand = Bitboard::EMPTY;
+    let mut attack = Bitboard::EMPTY;
+    // Promoted pawns start where the mobile pawns reach the last rank.
+    let pawns = ours & board.pawns();
+    let pawn_stand = flood(pawns, open, |sq| push(color, sq) | attacks::pawn_attacks(color, sq));
+    let promoted = pawn_stand & Bitboard::from_rank((!color).backrank());
+    stand |= pawn_stand;
+    attack |= union(pawn_stand & !promoted, |sq| attacks::pawn_attacks(color, sq));
+    let knights = flood((ours & board.knights()) | promoted, open, attacks::knight_attacks);
+    stand |= knights;
+    attack |= union(knights, attacks::knight_attacks);
+    let slide = |start: Bitboard, role: Role| {
+        let step = |sq: Square| match role {
+            Role::Bishop => attacks::bishop_attacks(sq, walls),
+            Role::Rook => attacks::rook_attacks(sq, walls),
+            _ => attacks::queen_attacks(sq, walls),
+        };
+        let region = flood(start, open, step);
+        (region, union(region, step))
+    };
+    let (bishops, bishop_attack) = slide(ours & board.bishops(), Role::Bishop);
+    let (rooks, rook_attack) = slide(ours & board.rooks(), Role::Rook);
+    let (queens, queen_attack) = slide((ours & board.queens()) | promoted, Role::Queen);
+    stand |= bishops | rooks | queens;
+    attack |= bishop_attack | rook_attack | queen_attack;
+    let not_only_bishops =
+        (ours & (board.pawns() | board.knights() | board.rooks() | board.queens())).any();
+    (stand, attack, bishops, bishop_attack, not_only_bishops)
+}
+
+impl Frozen {
+    /// The greatest set of blocked pawns that nothing can ever disturb,
+    /// or `None` when there is none (or castling rights or an en-passant
+    /// square, which this reasoning leaves to the search).
+    ///
+    /// Why it is sound: start from the pawns blocked by a pawn and drop,
+    /// until nothing changes, each one whose front square is not frozen,
+    /// that an enemy piece could ever reach to be captured on a capture
+    /// square, or that an enemy piece could ever attack. At the fixed point,
+    /// by induction over any sequence of legal moves: while the frozen
+    /// pawns stand, every other piece stays inside its flood (computed with
+    /// only the frozen pawns as obstacles, kings kept off the squares frozen
+    /// pawns attack), so no frozen pawn can push (its front square is held
+    /// by another), capture (no enemy piece on its capture squares, an en
+    /// passant victim passes over one) or be captured (not attacked): they
+    /// stand for ever.
+    pub(super) fn compute(pos: &Chess) -> Option<Frozen> {
+        if !pos.castles().is_empty() || pos.maybe_ep_square().is_some() {
+            return None;
+        }
+        let board = pos.board();
+        let mut frozen = blocked_pawns(board);
+        loop {
+            if frozen.is_empty() {
+                return None;
+            }
+            let f = Frozen::given(board, frozen);
+            let mut keep = frozen;
+            for color in Color::ALL {
+                let them = !color;
+                let their_frozen = frozen & board.by_color(them);
+                let their_reach = f.stand[them as usize] | f.king[them as usize] | their_frozen;
+                let their_attack = f.attack[them as usize]
+                    | union(f.king[them as usize], attacks::king_attacks)
+                    | union(their_frozen, |sq| attacks::pawn_attacks(them, sq));
+                for sq in frozen & board.by_color(color) {
+                    let front_held = (push(color, sq) & frozen).any();
+                    let can_capture = (attacks::pawn_attacks(color, sq) & their_reach).any();
+                    if !front_held || can_capture || their_attack.contains(sq) {
+                        keep.discard(sq);
+                    }
+                }
+            }
+            if keep == frozen {
+                return Some(f);
+            }
+            frozen = keep;
+        }
+    }
+
+    /// The reach of every piece assuming `frozen` never moves.
+    fn given(board: &Board, frozen: Bitboard) -> Frozen {
+        let mut f = Frozen {
+            pawns: frozen,
+            stand: [Bitboard::EMPTY; 2],
+            attack: [Bitboard::EMPTY; 2],
+            king: [Bitboard::EMPTY; 2],
+            not_only_bishops: [false; 2],
+            bishops: [Bitboard::EMPTY; 2],
+            bishop_attack: [Bitboard::EMPTY; 2],
+        };
+        for color in Color::ALL {
+            let i = color as usize;
+            let (stand, attack, bishops, bishop_attack, other) = reach(board, color, frozen);
+            f.stand[i] = stand;
+            f.attack[i] = attack;
+            f.bishops[i] = bishops;
+            f.bishop_attack[i] = bishop_attack;
+            f.not_only_bishops[i] = other;
+            let watched = union(frozen & board.by_color(!color), |sq| attacks::pawn_attacks(!color, sq));
+            let king = board.king_of(color).map_or(Bitboard::EMPTY, Bitboard::from_square);
+            f.king[i] = flood(king, !frozen & !watched, attacks::king_attacks);
+        }
+        f
+    }
+}
+
+/// Whether `winner` provably can never mate, because of frozen pawns: no
+/// piece of `winner` can ever attack a square the other king can stand
+/// on, or only bishops of one colour can, and every such square has a
+/// neighbour of the other colour that the loser's king can always flee to
+/// (no piece of the loser can ever block it, the winner's king can never
+/// guard it).
+pub(super) fn cannot_mate(pos: &Chess, winner: Color) -> bool {
+    let board = pos.board();
+    if blocked_pawns(board).is_empty() {
+        return false;
+    }
+    let Some(f) = Frozen::compute(pos) else { return false };
+    let (w, l) = (winner as usize, (!winner) as usize);
+    let Some(their_king) = board.king_of(!winner) else { return false };
+    // The loser's king may sit in check from a frozen pawn right now (the
+    // flood then leaves its square out): not worth the case.
+    let region = f.king[l];
+    if !region.contains(their_king) {
+        return false;
+    }
+    if (f.attack[w] & region).is_empty() {
+        return true;
+    }
+    if f.not_only_bishops[w] {
+        return false;
+    }
+    let colour = if (f.bishops[w] & Bitboard::DARK_SQUARES) == f.bishops[w] {
+        Bitboard::DARK_SQUARES
+    } else if (f.bishops[w] & Bitboard::LIGHT_SQUARES) == f.bishops[w] {
+        Bitboard::LIGHT_SQUARES
+    } else {
+        return false;
+    };
+    let guarded = union(f.king[w], attacks::king_attacks);
+    let blockers = f.stand[l];
+    for mate in region & colour & f.bishop_attack[w] {
+        let flights = attacks::king_attacks(mate) & region & !colour;
+        if (flights & !guarded & !blockers).is_empty() {
+            return false;
+        }
+    }
+    true
+}
