@@ -108,8 +108,9 @@ pub enum Command {
     /// `--file` reads lines `LABEL FEN` (`#` starts a comment), compares
     /// the verdicts with the labels and prints the counts. Exit status: 0,
     /// 1 when a verdict contradicts a label (a side proved unable to mate
-    /// that the label says can), 2 for usage errors, unreadable inputs or
-    /// illegal positions.
+    /// that the label says can, or the reverse), 2 for usage errors,
+    /// unreadable inputs or illegal positions. The counts include the
+    /// positions labelled dead that the per-ply pre-filter would skip.
     Winnable(WinnableArgs),
     /// Print a shell completion script for SHELL on standard output.
     ///

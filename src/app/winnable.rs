@@ -37,12 +37,16 @@ pub(super) fn run(args: WinnableArgs) -> anyhow::Result<ExitStatus> {
 }
 
 /// A FEN as a standard position, or a Chess960 one when its castling
-/// rights need it.
+/// rights need it. More pieces than promotions allow are accepted: composed
+/// positions have them, and the analysis does not care.
 fn position(fen: &str) -> anyhow::Result<Chess> {
     let parsed: Fen = fen.trim().parse().context("not a FEN")?;
-    match parsed.clone().into_position(CastlingMode::Standard) {
+    let legal = |mode| {
+        parsed.clone().into_position::<Chess>(mode).or_else(|e| e.ignore_too_much_material())
+    };
+    match legal(CastlingMode::Standard) {
         Ok(pos) => Ok(pos),
-        Err(_) => parsed.into_position(CastlingMode::Chess960).context("not a legal position"),
+        Err(_) => legal(CastlingMode::Chess960).context("not a legal position"),
     }
 }
 
@@ -77,6 +81,12 @@ struct Tally {
     undetermined: u64,
     /// Sides the label says can mate, shown so by a mate.
     mates: u64,
+    /// Positions `may_be_dead` lets through.
+    prefiltered: u64,
+    /// Dead positions (`--`) that `may_be_dead` does not let through.
+    prefilter_missed: u64,
+    /// Positions `either_can_mate` proves dead.
+    dead: u64,
     elapsed: Duration,
     worst: Duration,
     worst_fen: String,
@@ -115,6 +125,9 @@ impl Tally {
         writeln!(out, "# sides proved unable to mate: {} (missed: {})", self.found, self.missed)?;
         writeln!(out, "# sides shown to mate: {}", self.mates)?;
         writeln!(out, "# sides undetermined: {}", self.undetermined)?;
+        writeln!(out, "# dead positions proved: {}", self.dead)?;
+        writeln!(out, "# positions the pre-filter lets through: {}", self.prefiltered)?;
+        writeln!(out, "# dead positions the pre-filter missed: {}", self.prefilter_missed)?;
         writeln!(
             out,
             "# time: {seconds:.3} s, {rate:.0} positions/s, worst {:.3} ms ({})",
@@ -155,10 +168,21 @@ fn check_file(file: &Path, budget: u32, quiet: bool, out: &mut impl Write) -> an
         tally.positions += 1;
         tally.add(white, w);
         tally.add(black, b);
+        let candidate = dead::may_be_dead(&pos);
+        tally.prefiltered += u64::from(candidate);
+        tally.prefilter_missed += u64::from(!white && !black && !candidate);
+        tally.dead += u64::from(w == Mate::Impossible && b == Mate::Impossible);
         let wrong = matches!((white, w), (true, Mate::Impossible) | (false, Mate::Possible))
             || matches!((black, b), (true, Mate::Impossible) | (false, Mate::Possible));
-        if !quiet || wrong {
-            let mark = if wrong { " # contradicts the label" } else { "" };
+        let skipped = !white && !black && !candidate;
+        if !quiet || wrong || skipped {
+            let mark = if wrong {
+                " # contradicts the label"
+            } else if skipped {
+                " # dead, but skipped by the pre-filter"
+            } else {
+                ""
+            };
             writeln!(out, "{}{} {}{mark}", letter(w, 'W'), letter(b, 'B'), fen.trim())?;
         }
     }

@@ -11,8 +11,6 @@ use shakmaty::{Bitboard, Board, Chess, Color, Position, Role, Square, attacks};
 /// pieces of each side can ever reach around them.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Frozen {
-    /// The frozen pawns, both colours.
-    pub pawns: Bitboard,
     /// Per colour (index `Color as usize`): the squares its non-king,
     /// non-frozen pieces (promoted pawns included) may ever stand on.
     pub stand: [Bitboard; 2],
@@ -20,9 +18,11 @@ pub(super) struct Frozen {
     pub attack: [Bitboard; 2],
     /// Per colour: the squares its king may ever stand on.
     pub king: [Bitboard; 2],
-    /// Per colour: whether a piece other than bishops, the king and frozen
-    /// pawns is left (knights, rooks, queens, mobile pawns).
-    pub not_only_bishops: [bool; 2],
+    /// Per colour: the squares its pieces other than bishops, the king and
+    /// frozen pawns may ever stand on or attack.
+    pub others: [Bitboard; 2],
+    /// The frozen pawns.
+    pub walls: Bitboard,
     /// Per colour: the squares its bishops may ever stand on.
     pub bishops: [Bitboard; 2],
     /// Per colour: the squares its bishops may ever attack.
@@ -67,25 +67,21 @@ fn push(color: Color, sq: Square) -> Bitboard {
     }
 }
 
-/// Where the pieces of `color` other than its king and frozen pawns can go
-/// and attack while `walls` (the frozen pawns) stay: (stand, attack,
-/// bishops' stand, bishops' attack, something other than bishops).
-fn reach(board: &Board, color: Color, walls: Bitboard) -> (Bitboard, Bitboard, Bitboard, Bitboard, bool) {
-    let ours = board.by_color(color) & !walls;
+/// Where one piece of `color` on `sq` (not a king) can ever stand, and what
+/// it can ever attack, while `walls` stay: a pawn captures only onto
+/// `targets` (where an enemy piece may stand) and may promote.
+fn piece_reach(
+    role: Role,
+    color: Color,
+    sq: Square,
+    walls: Bitboard,
+    targets: Bitboard,
+) -> (Bitboard, Bitboard) {
+    let start = Bitboard::from_square(sq);
     let open = !walls;
-    let mut stand = Bitboard::EMPTY;
-    let mut attack = Bitboard::EMPTY;
-    // Promoted pawns start where the mobile pawns reach the last rank.
-    let pawns = ours & board.pawns();
-    let pawn_stand = flood(pawns, open, |sq| push(color, sq) | attacks::pawn_attacks(color, sq));
-    let promoted = pawn_stand & Bitboard::from_rank((!color).backrank());
-    stand |= pawn_stand;
-    attack |= union(pawn_stand & !promoted, |sq| attacks::pawn_attacks(color, sq));
-    let knights = flood((ours & board.knights()) | promoted, open, attacks::knight_attacks);
-    stand |= knights;
-    attack |= union(knights, attacks::knight_attacks);
     let slide = |start: Bitboard, role: Role| {
         let step = |sq: Square| match role {
+            Role::Knight => attacks::knight_attacks(sq),
             Role::Bishop => attacks::bishop_attacks(sq, walls),
             Role::Rook => attacks::rook_attacks(sq, walls),
             _ => attacks::queen_attacks(sq, walls),
@@ -93,14 +89,51 @@ fn reach(board: &Board, color: Color, walls: Bitboard) -> (Bitboard, Bitboard, B
         let region = flood(start, open, step);
         (region, union(region, step))
     };
-    let (bishops, bishop_attack) = slide(ours & board.bishops(), Role::Bishop);
-    let (rooks, rook_attack) = slide(ours & board.rooks(), Role::Rook);
-    let (queens, queen_attack) = slide((ours & board.queens()) | promoted, Role::Queen);
-    stand |= bishops | rooks | queens;
-    attack |= bishop_attack | rook_attack | queen_attack;
-    let not_only_bishops =
-        (ours & (board.pawns() | board.knights() | board.rooks() | board.queens())).any();
-    (stand, attack, bishops, bishop_attack, not_only_bishops)
+    match role {
+        Role::Pawn => {
+            let stand = flood(start, open, |sq| {
+                push(color, sq) | (attacks::pawn_attacks(color, sq) & targets)
+            });
+            let promoted = stand & Bitboard::from_rank((!color).backrank());
+            let attack = union(stand & !promoted, |sq| attacks::pawn_attacks(color, sq));
+            if promoted.is_empty() {
+                return (stand, attack);
+            }
+            let (knights, knight_attack) = slide(promoted, Role::Knight);
+            let (queens, queen_attack) = slide(promoted, Role::Queen);
+            (stand | knights | queens, attack | knight_attack | queen_attack)
+        }
+        _ => slide(start, role),
+    }
+}
+
+/// What the pieces of `color` other than its king and `walls` can reach.
+#[derive(Debug, Clone, Copy, Default)]
+struct Reach {
+    stand: Bitboard,
+    attack: Bitboard,
+    bishops: Bitboard,
+    bishop_attack: Bitboard,
+    /// Stand and attack of the others than bishops.
+    others: Bitboard,
+}
+
+/// [`Reach`] of `color`, pawns capturing only onto `targets`.
+fn reach(board: &Board, color: Color, walls: Bitboard, targets: Bitboard) -> Reach {
+    let mut r = Reach::default();
+    for sq in board.by_color(color) & !walls & !board.kings() {
+        let role = board.role_at(sq).unwrap_or(Role::Pawn);
+        let (stand, attack) = piece_reach(role, color, sq, walls, targets);
+        r.stand |= stand;
+        r.attack |= attack;
+        if role == Role::Bishop {
+            r.bishops |= stand;
+            r.bishop_attack |= attack;
+        } else {
+            r.others |= stand | attack;
+        }
+    }
+    r
 }
 
 impl Frozen {
@@ -134,7 +167,7 @@ impl Frozen {
             for color in Color::ALL {
                 let them = !color;
                 let their_frozen = frozen & board.by_color(them);
-                let their_reach = f.stand[them as usize] | f.king[them as usize] | their_frozen;
+                let their_reach = f.stand[them as usize] | their_frozen;
                 let their_attack = f.attack[them as usize]
                     | union(f.king[them as usize], attacks::king_attacks)
                     | union(their_frozen, |sq| attacks::pawn_attacks(them, sq));
@@ -153,26 +186,34 @@ impl Frozen {
         }
     }
 
-    /// The reach of every piece assuming `frozen` never moves.
+    /// The reach of every piece assuming `frozen` never moves. Pawns first
+    /// capture anywhere, then only where the first pass lets an enemy
+    /// piece (never a king) stand: still an over-approximation, by
+    /// induction over the moves.
     fn given(board: &Board, frozen: Bitboard) -> Frozen {
         let mut f = Frozen {
-            pawns: frozen,
             stand: [Bitboard::EMPTY; 2],
             attack: [Bitboard::EMPTY; 2],
             king: [Bitboard::EMPTY; 2],
-            not_only_bishops: [false; 2],
+            others: [Bitboard::EMPTY; 2],
             bishops: [Bitboard::EMPTY; 2],
             bishop_attack: [Bitboard::EMPTY; 2],
+            walls: frozen,
         };
+        let first = [
+            reach(board, Color::White, frozen, Bitboard::FULL),
+            reach(board, Color::Black, frozen, Bitboard::FULL),
+        ];
         for color in Color::ALL {
             let i = color as usize;
-            let (stand, attack, bishops, bishop_attack, other) = reach(board, color, frozen);
-            f.stand[i] = stand;
-            f.attack[i] = attack;
-            f.bishops[i] = bishops;
-            f.bishop_attack[i] = bishop_attack;
-            f.not_only_bishops[i] = other;
-            let watched = union(frozen & board.by_color(!color), |sq| attacks::pawn_attacks(!color, sq));
+            let r = reach(board, color, frozen, first[(!color) as usize].stand);
+            f.stand[i] = r.stand;
+            f.attack[i] = r.attack;
+            f.bishops[i] = r.bishops;
+            f.bishop_attack[i] = r.bishop_attack;
+            f.others[i] = r.others;
+            let watched =
+                union(frozen & board.by_color(!color), |sq| attacks::pawn_attacks(!color, sq));
             let king = board.king_of(color).map_or(Bitboard::EMPTY, Bitboard::from_square);
             f.king[i] = flood(king, !frozen & !watched, attacks::king_attacks);
         }
@@ -203,7 +244,8 @@ pub(super) fn cannot_mate(pos: &Chess, winner: Color) -> bool {
     if (f.attack[w] & region).is_empty() {
         return true;
     }
-    if f.not_only_bishops[w] {
+    let flights_zone = region | union(region, attacks::king_attacks);
+    if (f.others[w] & flights_zone).any() {
         return false;
     }
     let colour = if (f.bishops[w] & Bitboard::DARK_SQUARES) == f.bishops[w] {
@@ -213,13 +255,40 @@ pub(super) fn cannot_mate(pos: &Chess, winner: Color) -> bool {
     } else {
         return false;
     };
-    let guarded = union(f.king[w], attacks::king_attacks);
-    let blockers = f.stand[l];
+    // Each piece of the loser that could block a flight, with where it can
+    // stand; pawns capture onto what the winner's pieces may reach.
+    let targets = f.stand[w];
+    let blockers: Vec<Bitboard> = (board.by_color(!winner) & !f.walls & !board.kings())
+        .into_iter()
+        .map(|sq| {
+            let role = board.role_at(sq).unwrap_or(Role::Pawn);
+            piece_reach(role, !winner, sq, f.walls, targets).0
+        })
+        .collect();
     for mate in region & colour & f.bishop_attack[w] {
-        let flights = attacks::king_attacks(mate) & region & !colour;
-        if (flights & !guarded & !blockers).is_empty() {
+        // The winner's king guards a flight from a square not next to the
+        // mated king.
+        let near = attacks::king_attacks(mate).with(mate);
+        let guarded = union(f.king[w] & !near, attacks::king_attacks);
+        let flights = attacks::king_attacks(mate) & region & !colour & !guarded;
+        if blockable(flights, &blockers) {
             return false;
         }
     }
     true
+}
+
+/// Whether distinct pieces, one per square, can stand on every square of
+/// `flights` (each piece within its reach): a matching, by trying each
+/// piece for the first square.
+fn blockable(flights: Bitboard, blockers: &[Bitboard]) -> bool {
+    let Some(first) = flights.first() else { return true };
+    let rest = flights.without(first);
+    (0..blockers.len()).any(|i| {
+        blockers[i].contains(first) && {
+            let mut others = blockers.to_vec();
+            others.swap_remove(i);
+            blockable(rest, &others)
+        }
+    })
 }
