@@ -137,12 +137,14 @@ pub fn analyse(pos: &Chess, side: Color, budget: u32) -> Analysis {
 /// Cost: bitboard tests in the common case; a move generation only in
 /// check; the flood fills only with pawns blocked head to head.
 ///
-/// Sound on every dead position of the labelled test data (each passes),
-/// but not proved: a composed position where the side to move, not in
-/// check and with no frozen pawn, has only moves into a dead position is
-/// not let through. Every move from a dead position leads to a dead
-/// position, so a game that goes on from one is caught at the first ply
-/// that takes one of the shapes above (at the latest at bare kings).
+/// Not a proof, and not complete: it lets through every dead position of
+/// the lichess test data, but not composed ones whose deadness rests on a
+/// deep forced line, on a side to move that is out of moves without being
+/// in check, or on a wall that pieces jam without frozen pawns (about a
+/// quarter of the dead positions of fixtures/unwinnability/hard.txt).
+/// Every move from a dead position leads to a dead position, so a game
+/// that goes on from one is caught at the first ply that takes one of the
+/// shapes above (at the latest at bare kings), later than the Laws say.
 pub fn may_be_dead(pos: &Chess) -> bool {
     shape(pos, 0)
 }
@@ -186,7 +188,8 @@ fn shape(pos: &Chess, depth: u32) -> bool {
             + (ours & board.rooks()).count() * 5
             + (ours & (board.bishops() | board.knights())).count() * 3
     };
-    (pieces(Color::White) <= 5 && pieces(Color::Black) <= 5) || blocked::Frozen::compute(pos).is_some()
+    (pieces(Color::White) <= 5 && pieces(Color::Black) <= 5)
+        || blocked::Frozen::compute(pos).is_some()
 }
 
 /// The deepest line either phase follows: far beyond any helpmate the
@@ -402,9 +405,10 @@ fn knight_distance(a: Square, b: Square) -> u8 {
             let mut d = 0;
             while frontier.any() {
                 d += 1;
-                let next = frontier.into_iter().fold(Bitboard::EMPTY, |acc, sq| {
-                    acc | attacks::knight_attacks(sq)
-                }) & !reached;
+                let next = frontier
+                    .into_iter()
+                    .fold(Bitboard::EMPTY, |acc, sq| acc | attacks::knight_attacks(sq))
+                    & !reached;
                 for sq in next {
                     row[sq as usize] = d;
                 }
@@ -445,9 +449,7 @@ fn needs_loser_promotion(pos: &Chess, winner: Color) -> bool {
     } else {
         Bitboard::LIGHT_SQUARES
     };
-    only_bishops
-        && (board.bishops() & !colour).is_empty()
-        && (theirs & board.knights()).is_empty()
+    only_bishops && (board.bishops() & !colour).is_empty() && (theirs & board.knights()).is_empty()
 }
 
 /// How the helpmate search weighs `m`.

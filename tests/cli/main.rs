@@ -38,5 +38,5 @@ mod streaming;
 mod tree;
 mod util;
 mod validate;
-mod winnable;
 mod variants;
+mod winnable;

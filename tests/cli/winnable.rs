@@ -55,7 +55,12 @@ fn fen_arguments_print_labels() {
 
 #[test]
 fn a_budget_too_small_leaves_sides_undetermined() {
-    let run = run(&["winnable", "--budget", "0", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"]);
+    let run = run(&[
+        "winnable",
+        "--budget",
+        "0",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    ]);
     assert_eq!(run.code, Some(0), "{}", run.stderr);
     assert!(run.stdout.starts_with("?? "), "{}", run.stdout);
 }
