@@ -41,12 +41,16 @@ pub(super) fn run(args: WinnableArgs) -> anyhow::Result<ExitStatus> {
 /// positions have them, and the analysis does not care.
 fn position(fen: &str) -> anyhow::Result<Chess> {
     let parsed: Fen = fen.trim().parse().context("not a FEN")?;
-    let legal = |mode| {
-        parsed.clone().into_position::<Chess>(mode).or_else(|e| e.ignore_too_much_material())
-    };
-    match legal(CastlingMode::Standard) {
-        Ok(pos) => Ok(pos),
-        Err(_) => legal(CastlingMode::Chess960).context("not a legal position"),
+    legal(&parsed, CastlingMode::Standard)
+        .or_else(|| legal(&parsed, CastlingMode::Chess960))
+        .context("not a legal position")
+}
+
+/// `fen` as a position in `mode`, too much material allowed.
+fn legal(fen: &Fen, mode: CastlingMode) -> Option<Chess> {
+    match fen.clone().into_position::<Chess>(mode) {
+        Ok(pos) => Some(pos),
+        Err(error) => error.ignore_too_much_material().ok(),
     }
 }
 

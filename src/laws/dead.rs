@@ -130,9 +130,7 @@ pub fn analyse(pos: &Chess, side: Color, budget: u32) -> Analysis {
 ///   shapes or to stalemate (forced captures into bare kings or stalemate;
 ///   four plies deep at most);
 /// - pawns blocked head to head, when some of them are frozen for ever
-///   (the static reasoning of the analysis, a few flood fills), or when
-///   neither side has more than a rook's worth of pieces besides pawns
-///   (walls that pieces of their own side jam).
+///   (the static reasoning of the analysis, a few flood fills).
 ///
 /// Cost: bitboard tests in the common case; a move generation only in
 /// check; the flood fills only with pawns blocked head to head.
@@ -179,17 +177,7 @@ fn shape(pos: &Chess, depth: u32) -> bool {
             });
         }
     }
-    if blocked::blocked_pawns(board).is_empty() {
-        return false;
-    }
-    let pieces = |color: Color| {
-        let ours = board.by_color(color);
-        (ours & board.queens()).count() * 9
-            + (ours & board.rooks()).count() * 5
-            + (ours & (board.bishops() | board.knights())).count() * 3
-    };
-    (pieces(Color::White) <= 5 && pieces(Color::Black) <= 5)
-        || blocked::Frozen::compute(pos).is_some()
+    !blocked::blocked_pawns(board).is_empty() && blocked::Frozen::compute(pos).is_some()
 }
 
 /// The deepest line either phase follows: far beyond any helpmate the
