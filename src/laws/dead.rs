@@ -130,7 +130,9 @@ pub fn analyse(pos: &Chess, side: Color, budget: u32) -> Analysis {
 ///   shapes or to stalemate (forced captures into bare kings or stalemate;
 ///   four plies deep at most);
 /// - pawns blocked head to head, when some of them are frozen for ever
-///   (the static reasoning of the analysis, a few flood fills).
+///   (the static reasoning of the analysis, a few flood fills), or when
+///   neither side has more than a rook's worth of pieces besides pawns
+///   (walls still closing, or that pieces of their own side jam).
 ///
 /// Cost: bitboard tests in the common case; a move generation only in
 /// check; the flood fills only with pawns blocked head to head.
@@ -143,6 +145,12 @@ pub fn analyse(pos: &Chess, side: Color, budget: u32) -> Analysis {
 /// Every move from a dead position leads to a dead position, so a game
 /// that goes on from one is caught at the first ply that takes one of the
 /// shapes above (at the latest at bare kings), later than the Laws say.
+///
+/// That also means a game has a dead position only if its last position is
+/// dead: a caller can analyse the last position first and look back for
+/// the first dead ply (deadness only grows along a game, so a bisection
+/// works) only when it is, instead of searching at every ply this test
+/// lets through.
 pub fn may_be_dead(pos: &Chess) -> bool {
     shape(pos, 0)
 }
@@ -177,7 +185,17 @@ fn shape(pos: &Chess, depth: u32) -> bool {
             });
         }
     }
-    !blocked::blocked_pawns(board).is_empty() && blocked::Frozen::compute(pos).is_some()
+    if blocked::blocked_pawns(board).is_empty() {
+        return false;
+    }
+    let pieces = |color: Color| {
+        let ours = board.by_color(color);
+        (ours & board.queens()).count() * 9
+            + (ours & board.rooks()).count() * 5
+            + (ours & (board.bishops() | board.knights())).count() * 3
+    };
+    (pieces(Color::White) <= 5 && pieces(Color::Black) <= 5)
+        || blocked::Frozen::compute(pos).is_some()
 }
 
 /// The deepest line either phase follows: far beyond any helpmate the
