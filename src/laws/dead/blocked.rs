@@ -157,7 +157,7 @@ impl Frozen {
             return None;
         }
         let board = pos.board();
-        let mut frozen = blocked_pawns(board);
+        let mut frozen = kings_leave(board, blocked_pawns(board));
         loop {
             if frozen.is_empty() {
                 return None;
@@ -218,6 +218,43 @@ impl Frozen {
             f.king[i] = flood(king, !frozen & !watched, attacks::king_attacks);
         }
         f
+    }
+}
+
+/// The blocked pawns that the kings alone leave frozen: the same fixed
+/// point as [`Frozen::compute`] with only the kings' attacks (and the front
+/// squares) considered. The full one drops at least these pawns, so it can
+/// only be smaller; two king floods an iteration, it rules out most
+/// positions (a king can reach an enemy pawn of the wall) before the flood
+/// fills of every piece.
+fn kings_leave(board: &Board, mut frozen: Bitboard) -> Bitboard {
+    loop {
+        if frozen.is_empty() {
+            return frozen;
+        }
+        let mut keep = frozen;
+        for color in Color::ALL {
+            let them = !color;
+            let theirs = frozen & board.by_color(them);
+            let watched =
+                union(frozen & board.by_color(color), |sq| attacks::pawn_attacks(color, sq));
+            let king = board.king_of(them).map_or(Bitboard::EMPTY, Bitboard::from_square);
+            let region = flood(king, !frozen & !watched, attacks::king_attacks);
+            let attacked = union(region, attacks::king_attacks)
+                | union(theirs, |sq| attacks::pawn_attacks(them, sq));
+            for sq in frozen & board.by_color(color) {
+                if !(push(color, sq) & frozen).any()
+                    || attacked.contains(sq)
+                    || (attacks::pawn_attacks(color, sq) & theirs).any()
+                {
+                    keep.discard(sq);
+                }
+            }
+        }
+        if keep == frozen {
+            return frozen;
+        }
+        frozen = keep;
     }
 }
 
