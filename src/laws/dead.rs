@@ -177,12 +177,17 @@ fn shape(pos: &Chess, depth: u32) -> bool {
             // Stalemate is dead; checkmate is not.
             return !pos.is_check();
         }
-        if moves.len() <= 2 && depth < 4 {
-            return moves.into_iter().all(|m| {
+        // Let through when every forced reply leads to a shape; otherwise
+        // the other shapes may still hold here.
+        if moves.len() <= 2
+            && depth < 4
+            && moves.into_iter().all(|m| {
                 let mut child = pos.clone();
                 child.play_unchecked(m);
                 shape(&child, depth + 1)
-            });
+            })
+        {
+            return true;
         }
     }
     if blocked::blocked_pawns(board).is_empty() {
