@@ -103,6 +103,18 @@ pub enum Command {
     /// group. Exit status: 0 whether or not there are duplicates, 2 for
     /// usage errors or unreadable inputs.
     Dupes(DupesArgs),
+    /// Whether each side can still checkmate (FIDE Art. 5.2.2, 6.9) in
+    /// positions given as FEN: prints, per position, `WB` (both can), `W-`
+    /// or `-B` (one can), `--` (a dead position), with `?` for a side the
+    /// budget could not decide, then the FEN.
+    ///
+    /// `--file` reads lines `LABEL FEN` (`#` starts a comment), compares
+    /// the verdicts with the labels and prints the counts. Exit status: 0,
+    /// 1 when a verdict contradicts a label (a side proved unable to mate
+    /// that the label says can, or the reverse), 2 for usage errors,
+    /// unreadable inputs or illegal positions. The counts include the
+    /// positions labelled dead that the per-ply pre-filter would skip.
+    Winnable(WinnableArgs),
     /// Print a shell completion script for SHELL on standard output.
     ///
     /// For bash: `arbiter completions bash > ~/.local/share/bash-completion/completions/arbiter`;
@@ -113,6 +125,23 @@ pub enum Command {
     /// arbiter.1`, or `arbiter man | man -l -`; `arbiter man validate`
     /// prints the page of `arbiter-validate`.
     Man(ManArgs),
+}
+
+/// Arguments of `winnable`.
+#[derive(Debug, Args)]
+pub struct WinnableArgs {
+    /// Positions in FEN (quote each: a FEN has spaces).
+    #[arg(value_name = "FEN")]
+    pub fens: Vec<String>,
+    /// A file of labelled positions, one `LABEL FEN` a line.
+    #[arg(long, value_name = "FILE")]
+    pub file: Option<PathBuf>,
+    /// Positions one analysis of a side may visit.
+    #[arg(long, value_name = "N", default_value_t = crate::laws::dead::DEFAULT_BUDGET)]
+    pub budget: u32,
+    /// Print only the counts of `--file`, not a line per position.
+    #[arg(long)]
+    pub quiet: bool,
 }
 
 /// Arguments of `man`.

@@ -92,7 +92,10 @@ impl Config {
                 ReplayOptions { variations: true, ..ReplayOptions::default() },
                 &everything,
             ),
-            Command::Merge(_) | Command::Completions(_) | Command::Man(_) => {
+            Command::Merge(_)
+            | Command::Completions(_)
+            | Command::Man(_)
+            | Command::Winnable(_) => {
                 let pipeline = PipelineOptions { jobs: 1, chunk_size: DEFAULT_CHUNK_SIZE };
                 let replay = ReplayOptions::default();
                 return Ok(Config {

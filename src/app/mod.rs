@@ -13,6 +13,7 @@ mod merge;
 mod stats;
 mod tree;
 mod validate;
+mod winnable;
 
 use std::{
     fs, io,
@@ -96,6 +97,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitStatus> {
         Command::Fmt(args) => fmt::run(args, &run),
         Command::Dupes(args) => dupes::run(args, &run),
         Command::Tree(args) => tree::run(args, &run),
+        Command::Winnable(args) => winnable::run(args),
         Command::Completions(args) => generate::completions(args.shell),
         Command::Man(args) => generate::man(args.command.as_deref()),
     }

@@ -39,3 +39,4 @@ mod tree;
 mod util;
 mod validate;
 mod variants;
+mod winnable;
