@@ -37,6 +37,12 @@ step "differential test against python-chess"
 ARBITER="${ARBITER:-$PWD/target/debug/arbiter}" bash scripts/differential.sh
 step "every game of the shared corpus is reported"
 bash scripts/corpus_count.sh
+step "the dead-position analysis against labelled positions (scripts/unwinnability.sh)"
+if [ -d ../shared/unwinnability ]; then
+    bash scripts/unwinnability.sh
+else
+    echo "unwinnability: skipped: ../shared/unwinnability not found (tests/cli/winnable.rs runs the fixtures' subset)"
+fi
 step "games' CSV and JSON Lines load in DuckDB"
 python3 scripts/duckdb_load.py
 step "fuzz targets, ${ARBITER_FUZZ_SECONDS:-30} s each (scripts/fuzz.sh)"

@@ -21,11 +21,12 @@ use arbiter::{
 use libfuzzer_sys::fuzz_target;
 
 /// The replay of `fmt`.
-const FMT: ReplayOptions = ReplayOptions { variations: true, final_fen: false, early_stop: false };
+const FMT: ReplayOptions =
+    ReplayOptions { variations: true, final_fen: false, early_stop: false, skip_laws: false };
 
 /// The replay of `games --variations`, which reads the output back.
 const READ_BACK: ReplayOptions =
-    ReplayOptions { variations: true, final_fen: true, early_stop: false };
+    ReplayOptions { variations: true, final_fen: true, early_stop: false, skip_laws: false };
 
 fuzz_target!(|data: &[u8]| {
     let (once, exports) = format(data);

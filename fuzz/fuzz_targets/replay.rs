@@ -47,11 +47,11 @@ use libfuzzer_sys::fuzz_target;
 
 /// The replay of `games`, `check` and `validate --format jsonl`.
 const GAMES: ReplayOptions =
-    ReplayOptions { variations: false, final_fen: true, early_stop: false };
+    ReplayOptions { variations: false, final_fen: true, early_stop: false, skip_laws: false };
 
 /// The replay of `validate --variations` (text) and `fmt`.
 const VARIATIONS: ReplayOptions =
-    ReplayOptions { variations: true, final_fen: false, early_stop: false };
+    ReplayOptions { variations: true, final_fen: false, early_stop: false, skip_laws: false };
 
 fuzz_target!(|data: &[u8]| {
     let Some(&first) = data.first() else { return };
@@ -226,7 +226,7 @@ fn tournament(games: &[Game], summary: &Summary) {
     }
     let mut messages = Vec::new();
     for style in [crosstable::Style::Text, crosstable::Style::Csv, crosstable::Style::Html] {
-        crosstable::write(&events, &tiebreaks, style, &mut out, &mut messages)
+        crosstable::write(&events, &tiebreaks, None, style, &mut out, &mut messages)
             .expect("into memory");
     }
 }

@@ -862,3 +862,64 @@ fn illegal_move_in_a_variation_is_an_error_with_variations() {
     let g = game(&recs, "Variation after Black's move");
     assert_valid(g, 5);
 }
+
+// ------------------------------------------- dead positions (Art. 5.2.2)
+
+#[test]
+fn a_pawn_move_that_locks_the_wall_ends_the_game_in_a_dead_position() {
+    let g = rules("dead_position.pgn", "A pawn move locks the wall");
+    assert_valid(&g, 4);
+    assert_termination(&g, "dead_position", 1);
+    assert_eq!(g["moves_after_end"], 3);
+    assert_eq!(g["result_consistent"], true);
+    assert_eq!(g["undetermined_ply"], Value::Null);
+}
+
+#[test]
+fn a_win_scored_in_a_dead_position_contradicts_it() {
+    let g = rules("dead_position.pgn", "A locked wall scored as a win");
+    assert_termination(&g, "dead_position", 1);
+    assert_eq!(g["result_consistent"], false);
+}
+
+#[test]
+fn a_check_whose_only_answer_takes_the_last_piece_is_dead_at_once() {
+    // Not insufficient material yet (Black has a queen), but White's only
+    // legal move leaves bare kings: dead after the check, one ply before
+    // the material says so.
+    let g = rules("dead_position.pgn", "A check whose only answer takes the last piece");
+    assert_termination(&g, "dead_position", 1);
+    assert_eq!(g["moves_after_end"], 1);
+}
+
+#[test]
+fn a_wall_with_a_gap_is_not_a_dead_position() {
+    let g = rules("dead_position.pgn", "A wall with a gap is not dead");
+    assert_no_termination(&g);
+}
+
+#[test]
+fn a_win_on_time_by_bishops_that_cannot_pass_the_wall_is_a_draw_under_art_6_9() {
+    let g = rules("dead_position.pgn", "Won on time with bishops that cannot pass the wall");
+    assert_no_termination(&g);
+    assert_eq!(g["on_time"], true);
+    assert_eq!(g["timeout_draw"], true);
+    // Whether Black can mate is left undetermined by the budget: the
+    // position is not called dead, and the record says where.
+    assert_eq!(g["undetermined_ply"], 4);
+}
+
+#[test]
+fn a_win_on_time_by_a_lone_knight_against_a_queen_is_a_draw_but_a_resignation_may_stand() {
+    let g = rules("timeout.pgn", "Won on time with a lone knight against a queen");
+    assert_eq!(g["timeout_draw"], true);
+    assert!(warning_kinds(&g).is_empty(), "{g}");
+    let g = rules("timeout.pgn", "Won on time with a knight that can still mate");
+    assert_eq!((g["on_time"].as_bool(), g["timeout_draw"].as_bool()), (Some(true), Some(false)));
+    let g = rules("timeout.pgn", "Won on time with a lone bishop, as chess.com writes it");
+    assert_eq!((g["on_time"].as_bool(), g["timeout_draw"].as_bool()), (Some(true), Some(false)));
+    let g = rules("timeout.pgn", "Resigned against a lone knight");
+    assert_eq!(g["on_time"], false);
+    assert_eq!(g["timeout_draw"], false);
+    assert_warning(&g, "impossible_win", 40);
+}

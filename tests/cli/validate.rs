@@ -201,7 +201,7 @@ fn exit_code_is_1_when_a_result_contradicts_the_position() {
 fn exit_code_is_1_when_moves_follow_an_automatic_end() {
     let pgn = "[Event \"E\"]\n[Site \"S\"]\n[Date \"2024.01.01\"]\n[Round \"1\"]\n\
                [White \"W\"]\n[Black \"B\"]\n[Result \"1/2-1/2\"]\n[SetUp \"1\"]\n\
-               [FEN \"8/8/8/4k3/8/8/4q3/4K3 w - - 0 1\"]\n\n1. Kxe2 Kd5 2. Kd3 1/2-1/2\n";
+               [FEN \"8/8/8/4k3/8/8/3q4/4K3 w - - 0 1\"]\n\n1. Kxd2 Kd5 2. Kd3 1/2-1/2\n";
     let run = Arbiter::new(&["validate", "-"]).stdin(pgn.as_bytes()).run();
     assert_eq!(run.code, Some(1), "{}", run.stdout);
     let errors = diagnostic_lines(&run, "error");
