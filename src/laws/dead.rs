@@ -48,6 +48,11 @@ pub enum Mate {
 /// The default budget of one analysis, in positions visited.
 pub const DEFAULT_BUDGET: u32 = 100_000;
 
+/// The budget of an analysis made while replaying games (a game's last
+/// position, Art. 6.9): the replay must not slow down on the endgames
+/// the pre-filter lets through, most of which are alive.
+pub const GAME_BUDGET: u32 = 2_000;
+
 /// How a verdict was reached.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Reason {
@@ -153,6 +158,19 @@ pub fn analyse(pos: &Chess, side: Color, budget: u32) -> Analysis {
 /// lets through.
 pub fn may_be_dead(pos: &Chess) -> bool {
     shape(pos, 0)
+}
+
+/// The stricter test of a game's last position, before it is analysed while
+/// replaying: insufficient material (a forced capture may have made an
+/// earlier position dead), or pawns frozen for ever (a wall). The shapes
+/// [`may_be_dead`] adds (a king in front of a pawn, pawns blocked with
+/// little material, short forced lines) are common in live endgames,
+/// whose analysis would cost more than the replay; a game whose last
+/// position is dead in one of those shapes only is not found.
+pub fn worth_analysing_at_end(pos: &Chess) -> bool {
+    pos.is_insufficient_material()
+        || (!blocked::blocked_pawns(pos.board()).is_empty()
+            && blocked::Frozen::compute(pos).is_some())
 }
 
 /// [`may_be_dead`] at `depth` plies into a forced line.

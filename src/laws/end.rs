@@ -33,7 +33,7 @@ pub fn dead_by_material<P: Position>(pos: &P) -> bool {
 /// `pos` by any series of legal moves (proved), `Some(false)` when one can,
 /// `None` when the analysis of [`dead`] ran out of its budget.
 pub fn dead_position(pos: &Chess) -> Option<bool> {
-    match dead::either_can_mate(pos, dead::DEFAULT_BUDGET) {
+    match dead::either_can_mate(pos, dead::GAME_BUDGET) {
         Mate::Impossible => Some(true),
         Mate::Possible => Some(false),
         Mate::Undetermined => None,
@@ -41,28 +41,47 @@ pub fn dead_position(pos: &Chess) -> Option<bool> {
 }
 
 /// Art. 5.2.2: the first of `positions` (a game's, from its start) proved
-/// dead, when the last one is; `None` when it is not, or not proved. Every
-/// move from a dead position leads to a dead position, so the dead ones
-/// are a tail of the game: found by bisection, a handful of analyses. An
-/// analysis left undetermined counts as not dead (the first ply *proved*
-/// dead is given); `undetermined` is told of each, with its index.
+/// dead, when the last one is (or `known_dead`, an index already known to
+/// be dead, by material); `None` when it is not, or not proved. Every move
+/// from a dead position leads to a dead position, so the dead ones are a
+/// tail of the game: found by galloping back from the end and bisecting,
+/// a few analyses (one, when the position before a capture into bare
+/// kings was alive). An analysis left undetermined counts as not dead (the
+/// first ply *proved* dead is given); `undetermined` is told of each, with
+/// its index.
 pub fn first_dead_position(
     positions: &[Chess],
+    known_dead: Option<usize>,
     mut undetermined: impl FnMut(usize),
 ) -> Option<usize> {
     let last = positions.len().checked_sub(1)?;
-    let mut dead = |i: usize| match dead_position(&positions[i]) {
-        Some(dead) => dead,
-        None => {
+    // The cheap test first: most positions before a dead one are alive.
+    let mut dead = |i: usize| match dead::may_be_dead(&positions[i]) {
+        false => false,
+        true => dead_position(&positions[i]).unwrap_or_else(|| {
             undetermined(i);
             false
-        }
+        }),
     };
-    if !dead(last) {
-        return None;
-    }
-    // Invariant: `positions[hi]` is proved dead; none before `lo` was.
-    let (mut lo, mut hi) = (0, last);
+    let mut hi = match known_dead {
+        Some(known) => known.min(last),
+        None if dead(last) => last,
+        None => return None,
+    };
+    // Invariant: `positions[hi]` is proved dead.
+    let mut step = 1;
+    let lo = loop {
+        if hi == 0 {
+            return Some(0);
+        }
+        let probe = hi.saturating_sub(step);
+        if !dead(probe) {
+            break probe + 1;
+        }
+        (hi, step) = (probe, step * 2);
+    };
+    // None in `lo - 1`..`lo` was proved dead; bisect `lo..hi`.
+    let mut lo = lo;
     while lo < hi {
         let mid = lo + (hi - lo) / 2;
         if dead(mid) { hi = mid } else { lo = mid + 1 }

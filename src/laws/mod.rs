@@ -187,10 +187,15 @@ impl RuleTracker {
     /// unless the game had ended already (insufficient material, the more
     /// specific name, stands at the same ply).
     fn dead_position(&mut self, last: &Chess, ply: u32) {
-        let Some(start) = self.start.as_ref().filter(|_| dead::may_be_dead(last)) else {
+        let Some(start) = self.start.as_ref().filter(|_| dead::worth_analysing_at_end(last)) else {
             return;
         };
         let ended = self.findings.termination.map(|(_, end)| end);
+        // Insufficient material is dead without a search.
+        let known_dead = match self.findings.termination {
+            Some((Termination::InsufficientMaterial, end)) => Some(end as usize),
+            _ => None,
+        };
         let mut positions = Vec::with_capacity(self.moves.len() + 1);
         positions.push(start.clone());
         for &m in &self.moves {
@@ -201,7 +206,7 @@ impl RuleTracker {
         // The last position is `last`: replayed moves rebuild it.
         debug_assert_eq!(positions.len() as u32, ply + 1);
         let undetermined = &mut self.findings.undetermined_ply;
-        let first = end::first_dead_position(&positions, |i| {
+        let first = end::first_dead_position(&positions, known_dead, |i| {
             undetermined.get_or_insert(i as u32);
         });
         if let Some(first) = first.map(|i| i as u32)

@@ -61,15 +61,15 @@ pub struct MovetextFacts {
 
 impl MovetextFacts {
     /// Whether `side` cannot mate from the last position by any series of
-    /// legal moves: by material, or proved by the analysis of
-    /// [`crate::laws::dead`] (`None` when it ran out of budget).
-    pub fn final_side_cannot_mate(&self, side: Color) -> Option<bool> {
+    /// legal moves: by material, or, when `analyse`, proved by the analysis
+    /// of [`crate::laws::dead`] (`None` when it ran out of budget).
+    pub fn final_side_cannot_mate(&self, side: Color, analyse: bool) -> Option<bool> {
         if *self.cannot_mate.get(side) {
             return Some(true);
         }
         match &self.final_position {
-            Some(pos) if result::may_be_unwinnable(pos, side) => {
-                match dead::can_mate(pos, side, dead::DEFAULT_BUDGET) {
+            Some(pos) if analyse && result::may_be_unwinnable(pos, side) => {
+                match dead::can_mate(pos, side, dead::GAME_BUDGET) {
                     Mate::Impossible => Some(true),
                     Mate::Possible => Some(false),
                     Mate::Undetermined => None,
