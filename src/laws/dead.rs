@@ -51,7 +51,7 @@ pub const DEFAULT_BUDGET: u32 = 100_000;
 /// The budget of an analysis made while replaying games (a game's last
 /// position, Art. 6.9): the replay must not slow down on the endgames
 /// the pre-filter lets through, most of which are alive.
-pub const GAME_BUDGET: u32 = 2_000;
+pub const GAME_BUDGET: u32 = 300;
 
 /// How a verdict was reached.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -45,15 +45,15 @@ pub fn impossible_win(
 }
 
 /// Art. 6.9: whether `side` may be unable to mate from `pos` beyond what
-/// material says, worth the analysis of [`super::dead`]: `side` has minor
-/// pieces only, or pawns are frozen for ever
-/// ([`super::dead::worth_analysing_at_end`]). `false` otherwise, when
-/// `side` is taken to be able to mate (a queen, rook or pawn mates with
-/// help, but behind a wall: that is the second case).
+/// material says, worth the analysis of [`super::dead`]: `side` has one
+/// minor piece and nothing else (a lone knight or bishop, which mates only
+/// if the other side's own men box its king in), or pawns are frozen for
+/// ever ([`super::dead::worth_analysing_at_end`]). `false` otherwise: a
+/// queen, rook, pawn or two minor pieces are taken to mate with help.
 pub fn may_be_unwinnable(pos: &Chess, side: Color) -> bool {
-    let board = pos.board();
-    let heavy = board.queens() | board.rooks() | board.pawns();
-    (board.by_color(side) & heavy).is_empty() || super::dead::worth_analysing_at_end(pos)
+    let men = pos.board().by_color(side) & !pos.board().kings();
+    let minor = pos.board().knights() | pos.board().bishops();
+    (men.count() == 1 && (men & minor).any()) || super::dead::worth_analysing_at_end(pos)
 }
 
 /// PGN standard 8.2.6: the movetext ends with the result the `Result` tag

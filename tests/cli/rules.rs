@@ -872,7 +872,9 @@ fn a_pawn_move_that_locks_the_wall_ends_the_game_in_a_dead_position() {
     assert_termination(&g, "dead_position", 1);
     assert_eq!(g["moves_after_end"], 3);
     assert_eq!(g["result_consistent"], true);
-    assert_eq!(g["undetermined_ply"], Value::Null);
+    // The start, alive (hxg5 opens the wall), may be left undetermined by
+    // the budget of an analysis while replaying; never a later ply.
+    assert!(matches!(g["undetermined_ply"].as_u64(), None | Some(0)), "{g}");
 }
 
 #[test]
