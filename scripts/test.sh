@@ -44,7 +44,8 @@ else
     echo "unwinnability: skipped: ../shared/unwinnability not found (tests/cli/winnable.rs runs the fixtures' subset)"
 fi
 step "games' CSV and JSON Lines load in DuckDB"
-python3 scripts/duckdb_load.py
+# The debug binary too: a release build here would cost minutes.
+ARBITER="${ARBITER:-$PWD/target/debug/arbiter}" python3 scripts/duckdb_load.py
 step "fuzz targets, ${ARBITER_FUZZ_SECONDS:-30} s each (scripts/fuzz.sh)"
 if [ "${ARBITER_FUZZ_SECONDS:-30}" = 0 ]; then
     echo "fuzz: skipped (ARBITER_FUZZ_SECONDS=0)"
