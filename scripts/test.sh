@@ -6,10 +6,12 @@
 # That the shell scripts parse; formatting, lints, unit and integration
 # tests, docs, then the differential test against python-chess (installed
 # with pip if missing), the corpus count, `games`' output read by DuckDB
-# (skipped when the duckdb Python package is missing), and each fuzz target
-# for ARBITER_FUZZ_SECONDS (default 30; 0 skips them) when a nightly
-# toolchain and cargo-fuzz are there (.ci/run installs cargo-fuzz; a missing
-# nightly is not downloaded: RUSTUP_AUTO_INSTALL=0).
+# (skipped when the duckdb Python package is missing). `cargo test` runs
+# the fuzz targets of fuzz/ on their seeds (tests/cli/fuzz_seeds.rs);
+# fuzzing itself, which first builds every dependency instrumented (about
+# 5 minutes on 2 cores), runs only when asked: ARBITER_FUZZ_SECONDS=N runs
+# each target N seconds, given a nightly toolchain and cargo-fuzz (a
+# missing nightly is not downloaded: RUSTUP_AUTO_INSTALL=0).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -46,14 +48,17 @@ fi
 step "games' CSV and JSON Lines load in DuckDB"
 # The debug binary too: a release build here would cost minutes.
 ARBITER="${ARBITER:-$PWD/target/debug/arbiter}" python3 scripts/duckdb_load.py
-step "fuzz targets, ${ARBITER_FUZZ_SECONDS:-30} s each (scripts/fuzz.sh)"
-if [ "${ARBITER_FUZZ_SECONDS:-30}" = 0 ]; then
-    echo "fuzz: skipped (ARBITER_FUZZ_SECONDS=0)"
+fuzz_seconds=${ARBITER_FUZZ_SECONDS:-0}
+if [ "$fuzz_seconds" = 0 ]; then
+    step "fuzzing: not run (ARBITER_FUZZ_SECONDS=N runs each target N s; cargo test ran them on their seeds)"
 elif ! RUSTUP_AUTO_INSTALL=0 cargo +nightly --version >/dev/null 2>&1; then
-    echo "fuzz: skipped: no nightly toolchain (cargo +nightly), which cargo-fuzz needs"
+    step "fuzzing: failed: ARBITER_FUZZ_SECONDS=$fuzz_seconds, but no nightly toolchain (cargo +nightly)"
+    exit 1
 elif ! cargo fuzz --version >/dev/null 2>&1; then
-    echo "fuzz: skipped: cargo-fuzz missing (cargo install cargo-fuzz --locked)"
+    step "fuzzing: failed: ARBITER_FUZZ_SECONDS=$fuzz_seconds, but cargo-fuzz is missing (cargo install cargo-fuzz --locked)"
+    exit 1
 else
-    bash scripts/fuzz.sh "${ARBITER_FUZZ_SECONDS:-30}"
+    step "fuzz targets, $fuzz_seconds s each (scripts/fuzz.sh)"
+    bash scripts/fuzz.sh "$fuzz_seconds"
 fi
 step "done"

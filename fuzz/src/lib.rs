@@ -6,6 +6,16 @@
 //! Chunking, and the numbering of games and lines across chunks, are what
 //! the chunk size must not change: [`run`] does what `pipeline::run` does,
 //! without its threads, and the `replay` target compares both.
+//!
+//! The targets are the modules [`replay`], [`fmt`] and [`select`]:
+//! `fuzz_targets/` hands them libFuzzer's inputs, and the main crate's
+//! `tests/cli/fuzz_seeds.rs` includes this file as a module to run them on
+//! the seeds and reproducers with no nightly toolchain. So nothing here
+//! names the crate (`crate::`): the targets reach it as `super`.
+
+pub mod fmt;
+pub mod replay;
+pub mod select;
 
 use std::{
     cell::RefCell,
@@ -15,7 +25,7 @@ use std::{
     os::{fd::AsRawFd, unix::fs::FileExt},
     path::Path,
     rc::Rc,
-    sync::{Arc, OnceLock},
+    sync::Arc,
 };
 
 use arbiter::{
@@ -37,13 +47,18 @@ use arbiter::{
 /// out.
 ///
 /// The file is unnamed (`O_TMPFILE`, or unlinked at once), one per
-/// process, rewritten for each input, and opened by its `/proc/self/fd`
+/// thread (libFuzzer runs one, `cargo test` several), rewritten for each input, and opened by its `/proc/self/fd`
 /// path: a regular file, so it is memory-mapped as a file argument is, and
 /// nothing is left behind when the fuzzer exits, which it does without
 /// running destructors.
 pub fn input_file(bytes: &[u8]) -> Option<String> {
-    static FILE: OnceLock<File> = OnceLock::new();
-    let file = FILE.get_or_init(|| tempfile::tempfile().expect("a temporary file"));
+    thread_local! {
+        static FILE: File = tempfile::tempfile().expect("a temporary file");
+    }
+    FILE.with(|file| write_input(file, bytes))
+}
+
+fn write_input(file: &File, bytes: &[u8]) -> Option<String> {
     file.set_len(0).expect("truncating the input file");
     file.write_all_at(bytes, 0).expect("writing the input file");
     let path = format!("/proc/self/fd/{}", file.as_raw_fd());
@@ -245,8 +260,8 @@ impl Default for ValidateSinks {
             text: DiagnosticsSink::new(io::sink(), reported(false)),
             errors: DiagnosticsSink::new(io::sink(), reported(true)),
             jsonl: WithFindings { sink: JsonlSink::new(io::sink()), reported: reported(false) },
-            pgn: PgnSink::new(io::sink(), false),
-            check: PgnSink::new(io::sink(), true),
+            pgn: PgnSink::new(io::sink(), false).without_notes(),
+            check: PgnSink::new(io::sink(), true).without_notes(),
         }
     }
 }

@@ -21,13 +21,21 @@ pub struct PgnSink<W: Write> {
     pub unformatted: u64,
     /// Games left out: too large, and read from a stream (not held).
     pub left_out: u64,
+    /// Whether each game not formatted is named on standard error.
+    notes: bool,
 }
 
 impl<W: Write> PgnSink<W> {
     /// Writes formatted games to `wtr`, or with `check` only the list of
     /// games that would change.
     pub fn new(wtr: W, check: bool) -> Self {
-        PgnSink { wtr, check, changed: 0, unformatted: 0, left_out: 0 }
+        PgnSink { wtr, check, changed: 0, unformatted: 0, left_out: 0, notes: true }
+    }
+
+    /// Counts the games not formatted without naming each on standard
+    /// error (where a caller has no user to tell: the fuzz targets).
+    pub fn without_notes(self) -> Self {
+        PgnSink { notes: false, ..self }
     }
 }
 
@@ -43,7 +51,9 @@ impl<W: Write> Sink<Export> for PgnSink<W> {
                 _ => "not formatted, copied as it is",
             };
             self.left_out += u64::from(export.left_out && !self.check);
-            writeln!(io::stderr().lock(), "{game}: {done}: {why}")?;
+            if self.notes {
+                writeln!(io::stderr().lock(), "{game}: {done}: {why}")?;
+            }
         }
         self.changed += u64::from(export.changed);
         if self.check {

@@ -18,6 +18,7 @@
 //! `generate`: shell completions, the manual page, `--version`.
 //! `streaming`: findings while the input is read; a closed output ends
 //! the run.
+//! `fuzz_seeds`: the fuzz targets of fuzz/ on every fixture and reproducer.
 //! `schema`: `games`' records and CSV header are docs/GUIDE.md's schema.
 
 mod bad_input;
@@ -26,6 +27,7 @@ mod crosstable;
 mod dupes;
 mod filter;
 mod fmt;
+mod fuzz_seeds;
 mod games;
 mod generate;
 mod hostile;
