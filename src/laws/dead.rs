@@ -755,6 +755,27 @@ mod tests {
     }
 
     #[test]
+    fn a_pawn_held_by_a_king_that_can_never_move_is_frozen() {
+        // White's king on a1 can never move (b1 is watched by the pawn on
+        // a2, which b3 protects), so the a2 pawn never promotes; the kings
+        // never meet and the pawn b2, next to White's king for ever, cannot
+        // be taken: the wall stands. Black's light bishop cannot check a1,
+        // White's dark bishop cannot mate alone.
+        for fen in [
+            "3B4/8/4p3/3pP2k/2pP4/1pP5/pPb5/K7 w - - 0 1",
+            "k7/PpB5/1Pp5/2Pp4/3Pp2K/4P3/8/3b4 b - - 0 1",
+        ] {
+            let analysis = analyse(&pos(fen), Color::White, DEFAULT_BUDGET);
+            assert_eq!((analysis.mate, analysis.reason), (Mate::Impossible, Reason::Blocked));
+            let analysis = analyse(&pos(fen), Color::Black, DEFAULT_BUDGET);
+            assert_eq!((analysis.mate, analysis.reason), (Mate::Impossible, Reason::Blocked));
+        }
+        // Without the pawn on b3 nothing protects a2: the king takes it.
+        let fen = "3B4/8/4p3/3pP2k/2pP4/2P5/pPb5/K7 w - - 0 1";
+        assert_ne!(analyse(&pos(fen), Color::White, DEFAULT_BUDGET).reason, Reason::Blocked);
+    }
+
+    #[test]
     fn checkmate_and_stalemate() {
         // Fool's mate: Black has mated.
         let mated = "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3";

@@ -58,8 +58,10 @@ pub struct RuleFindings {
     pub fifty_ply: Option<u32>,
     /// The winner of a decisive automatic end, if any.
     pub winner: Option<Color>,
-    /// First ply whose position the dead-position analysis could not decide
-    /// within its budget (Art. 5.2.2 undetermined there).
+    /// The last position's ply, when the dead-position analysis could not
+    /// decide it within its budget (Art. 5.2.2 undetermined there; the
+    /// positions before a dead one are only probed, see
+    /// [`end::first_dead_position`]).
     pub undetermined_ply: Option<u32>,
 }
 
