@@ -26,12 +26,13 @@ mod blocked;
 
 use std::{
     collections::{HashMap, HashSet},
+    hash::{BuildHasherDefault, Hasher},
     sync::OnceLock,
 };
 
 use shakmaty::{
     Bitboard, Chess, Color, EnPassantMode, Move, Position, Role, Square, attacks,
-    zobrist::Zobrist64,
+    zobrist::{Zobrist64, ZobristValue},
 };
 
 /// Whether a side can still checkmate.
@@ -52,6 +53,11 @@ pub const DEFAULT_BUDGET: u32 = 100_000;
 /// position, Art. 6.9): the replay must not slow down on the endgames
 /// the pre-filter lets through, most of which are alive.
 pub const GAME_BUDGET: u32 = 300;
+
+/// The budget of [`dead_by_walk`] before a position known to be dead, in
+/// positions generated: enough for forced lines, far too little to walk
+/// a live endgame, which it gives up on at once.
+pub const PROBE_BUDGET: u32 = 64;
 
 /// How a verdict was reached.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -173,6 +179,122 @@ pub fn worth_analysing_at_end(pos: &Chess) -> bool {
             && blocked::Frozen::compute(pos).is_some())
 }
 
+/// Whether `pos` is proved dead by walking every position reachable from
+/// it, each once, generating at most `budget` positions: none is a
+/// checkmate, short of positions dead by the static rules (insufficient
+/// material, a stalemate, frozen pawns that leave neither side a mate).
+/// `false` when a mate is reachable or the budget runs out. Both sides at
+/// once and without the helpmate heuristics of [`analyse`]: the proof for
+/// the short forced lines that end a game (a capture into bare kings or
+/// stalemate), cheap enough to try on the positions before a dead one.
+pub fn dead_by_walk(pos: &Chess, budget: u32) -> bool {
+    let mut seen: HashSet<u64, KeyHash> = HashSet::default();
+    seen.insert(key(pos));
+    let mut stack = vec![(pos.clone(), key(pos))];
+    let mut generated = 1;
+    while let Some((pos, parent)) = stack.pop() {
+        if pos.is_insufficient_material() {
+            continue;
+        }
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            if pos.is_check() {
+                return false;
+            }
+            continue;
+        }
+        if blocked::cannot_mate(&pos, Color::White) && blocked::cannot_mate(&pos, Color::Black) {
+            continue;
+        }
+        generated += moves.len() as u32;
+        if generated > budget {
+            return false;
+        }
+        for m in moves {
+            if let Some((child, key)) = unseen_child(&pos, parent, m, &mut seen) {
+                stack.push((child, key));
+            }
+        }
+    }
+    true
+}
+
+/// The Zobrist key of `pos`, as the searches remember positions.
+fn key(pos: &Chess) -> u64 {
+    pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0
+}
+
+/// The key of the position after `m` from `pos` (whose key is `parent`),
+/// updated from the pieces that move when that is simple: without
+/// castling rights nor an en-passant square before, and for a move that
+/// cannot leave one after (not a pawn's double step), nor take en passant.
+/// Otherwise `None`: the caller plays the move and hashes the position.
+fn child_key(pos: &Chess, parent: u64, m: &Move) -> Option<u64> {
+    let Move::Normal { role, from, capture, to, promotion } = *m else { return None };
+    let double_step = role == Role::Pawn && from.distance(to) == 2;
+    if double_step || pos.maybe_ep_square().is_some() || !pos.castles().is_empty() {
+        return None;
+    }
+    let turn = pos.turn();
+    let mut key = parent ^ Zobrist64::zobrist_for_white_turn().0;
+    key ^= Zobrist64::zobrist_for_piece(from, role.of(turn)).0;
+    key ^= Zobrist64::zobrist_for_piece(to, promotion.unwrap_or(role).of(turn)).0;
+    if let Some(capture) = capture {
+        key ^= Zobrist64::zobrist_for_piece(to, capture.of(!turn)).0;
+    }
+    Some(key)
+}
+
+/// The position after `m` from `pos` (whose key is `parent`) and its key,
+/// unless `seen` has it already (then it is not built); marks it seen.
+fn unseen_child(
+    pos: &Chess,
+    parent: u64,
+    m: Move,
+    seen: &mut HashSet<u64, KeyHash>,
+) -> Option<(Chess, u64)> {
+    match child_key(pos, parent, &m) {
+        Some(key) => {
+            if !seen.insert(key) {
+                return None;
+            }
+            let mut child = pos.clone();
+            child.play_unchecked(m);
+            debug_assert_eq!(key, self::key(&child), "{m:?}");
+            Some((child, key))
+        }
+        None => {
+            let mut child = pos.clone();
+            child.play_unchecked(m);
+            let key = self::key(&child);
+            seen.insert(key).then_some((child, key))
+        }
+    }
+}
+
+/// Zobrist keys are random already: a key is its own hash (a set of them
+/// need not pay for SipHash).
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
+
+type KeyHash = BuildHasherDefault<KeyHasher>;
+
 /// [`may_be_dead`] at `depth` plies into a forced line.
 fn shape(pos: &Chess, depth: u32) -> bool {
     if pos.is_insufficient_material() {
@@ -247,12 +369,12 @@ struct Search {
     /// The budget ran out.
     exhausted: bool,
     /// Positions seen in the current iteration, with the depth left then.
-    seen: HashMap<u64, i32>,
+    seen: HashMap<u64, i32, KeyHash>,
 }
 
 impl Search {
     fn new(winner: Color, budget: u32) -> Search {
-        Search { winner, budget, nodes: 0, cut: false, exhausted: false, seen: HashMap::new() }
+        Search { winner, budget, nodes: 0, cut: false, exhausted: false, seen: HashMap::default() }
     }
 
     /// Counts a visited position; `false` when the budget is spent.
@@ -272,7 +394,7 @@ impl Search {
         for depth in 1..=MAX_PLY as i32 {
             self.cut = false;
             self.seen.clear();
-            if self.find(pos, depth, 0, false, true) {
+            if self.find(pos, key(pos), depth, 0, false, true) {
                 return Some(Mate::Possible);
             }
             if !self.cut {
@@ -285,10 +407,18 @@ impl Search {
         None
     }
 
-    /// Whether a mate by the winner is found from `pos` within `depth`.
-    /// `recheck`: whether the static reasoning may say something new here
-    /// (see [`changes_statics`]).
-    fn find(&mut self, pos: &Chess, depth: i32, ply: u32, progress: bool, recheck: bool) -> bool {
+    /// Whether a mate by the winner is found from `pos` (of Zobrist key
+    /// `key`) within `depth`. `recheck`: whether the static reasoning may
+    /// say something new here (see [`changes_statics`]).
+    fn find(
+        &mut self,
+        pos: &Chess,
+        key: u64,
+        depth: i32,
+        ply: u32,
+        progress: bool,
+        recheck: bool,
+    ) -> bool {
         if !self.visit() {
             return false;
         }
@@ -303,7 +433,6 @@ impl Search {
             self.cut = true;
             return false;
         }
-        let key = pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0;
         match self.seen.get(&key) {
             Some(&seen) if seen >= depth => return false,
             _ => {}
@@ -320,9 +449,13 @@ impl Search {
                 Weight::Waste => 3,
             };
             let recheck = changes_statics(pos, &m);
+            let known = child_key(pos, key, &m);
             let mut child = pos.clone();
             child.play_unchecked(m);
-            if self.find(&child, depth - cost, ply + 1, weight == Weight::Progress, recheck) {
+            let child_key = known.unwrap_or_else(|| self::key(&child));
+            debug_assert_eq!(child_key, self::key(&child));
+            let progress = weight == Weight::Progress;
+            if self.find(&child, child_key, depth - cost, ply + 1, progress, recheck) {
                 return true;
             }
             if self.exhausted {
@@ -335,10 +468,10 @@ impl Search {
     /// Every position reachable from `pos`, short of those statically
     /// hopeless, each once: a mate among them or none at all.
     fn exhaust(&mut self, pos: &Chess) -> Mate {
-        let mut seen: HashSet<u64> = HashSet::new();
-        let mut stack = vec![(pos.clone(), true)];
-        seen.insert(pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0);
-        while let Some((pos, recheck)) = stack.pop() {
+        let mut seen: HashSet<u64, KeyHash> = HashSet::default();
+        seen.insert(key(pos));
+        let mut stack = vec![(pos.clone(), key(pos), true)];
+        while let Some((pos, parent, recheck)) = stack.pop() {
             if !self.visit() {
                 return Mate::Undetermined;
             }
@@ -356,10 +489,8 @@ impl Search {
             }
             for m in moves {
                 let recheck = changes_statics(&pos, &m);
-                let mut child = pos.clone();
-                child.play_unchecked(m);
-                if seen.insert(child.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0) {
-                    stack.push((child, recheck));
+                if let Some((child, key)) = unseen_child(&pos, parent, m, &mut seen) {
+                    stack.push((child, key, recheck));
                 }
             }
         }
@@ -389,36 +520,53 @@ fn changes_statics(pos: &Chess, m: &Move) -> bool {
 /// is not on the stack of every ply of a deep line.
 #[inline(never)]
 fn weighed_moves(pos: &Chess, winner: Color) -> Vec<(Weight, Move)> {
-    let mut weighed: Vec<(Weight, Move)> =
-        pos.legal_moves().into_iter().map(|m| (weigh(pos, &m, winner), m)).collect();
+    let targets = Targets::new(pos, winner);
+    let loser_promotes = pos.turn() != winner && needs_loser_promotion(pos, winner);
+    let mut weighed: Vec<(Weight, Move)> = pos
+        .legal_moves()
+        .into_iter()
+        .map(|m| (weigh(pos, &m, winner, &targets, loser_promotes), m))
+        .collect();
     weighed.sort_by_key(|&(w, _)| w);
     weighed
 }
 
-/// The square a piece heads for in the mate the search aims at: a corner on
-/// the loser's side, of the colour the winner's bishop (or, failing one,
-/// the loser's) calls for. Our reading of Ambrona's targets: the loser's
-/// king goes into the corner, a loser's piece next to it blocks the exit,
-/// the winner's king comes to the third square from the corner and the
-/// other pieces to the corner's neighbourhood.
-fn target(pos: &Chess, role: Role, winner: Color) -> Square {
-    let board = pos.board();
-    let theirs = board.by_color(!winner);
-    let ours = board.by_color(winner);
-    let dark = (ours & board.bishops() & Bitboard::DARK_SQUARES).any()
-        || ((ours & board.bishops()).is_empty()
-            && (theirs & board.bishops() & Bitboard::LIGHT_SQUARES).any());
-    let winners_turn = pos.turn() == winner;
-    let king = role == Role::King;
-    // For White winning towards a dark corner: h8.
-    let sq = match (winners_turn, king) {
-        (true, true) => Square::H6,
-        (true, false) => Square::H8,
-        (false, true) => Square::H8,
-        (false, false) => Square::G8,
-    };
-    let sq = if dark { sq } else { sq.flip_horizontal() };
-    if winner == Color::Black { sq.flip_vertical().flip_horizontal() } else { sq }
+/// The squares the pieces head for in the mate the search aims at: a
+/// corner on the loser's side, of the colour the winner's bishop (or,
+/// failing one, the loser's) calls for. Our reading of Ambrona's targets:
+/// the loser's king goes into the corner, a loser's piece next to it
+/// blocks the exit, the winner's king comes to the third square from the
+/// corner and the other pieces to the corner's neighbourhood.
+struct Targets {
+    /// The kings' target.
+    king: Square,
+    /// The other pieces'.
+    other: Square,
+}
+
+impl Targets {
+    fn new(pos: &Chess, winner: Color) -> Targets {
+        let board = pos.board();
+        let theirs = board.by_color(!winner);
+        let ours = board.by_color(winner);
+        let dark = (ours & board.bishops() & Bitboard::DARK_SQUARES).any()
+            || ((ours & board.bishops()).is_empty()
+                && (theirs & board.bishops() & Bitboard::LIGHT_SQUARES).any());
+        // For White winning towards a dark corner: h8.
+        let (king, other) = match pos.turn() == winner {
+            true => (Square::H6, Square::H8),
+            false => (Square::H8, Square::G8),
+        };
+        let place = |sq: Square| {
+            let sq = if dark { sq } else { sq.flip_horizontal() };
+            if winner == Color::Black { sq.flip_vertical().flip_horizontal() } else { sq }
+        };
+        Targets { king: place(king), other: place(other) }
+    }
+
+    fn of(&self, role: Role) -> Square {
+        if role == Role::King { self.king } else { self.other }
+    }
 }
 
 /// Knight moves between every two squares.
@@ -481,11 +629,12 @@ fn needs_loser_promotion(pos: &Chess, winner: Color) -> bool {
     only_bishops && (board.bishops() & !colour).is_empty() && (theirs & board.knights()).is_empty()
 }
 
-/// How the helpmate search weighs `m`.
-fn weigh(pos: &Chess, m: &Move, winner: Color) -> Weight {
+/// How the helpmate search weighs `m`; `loser_promotes`: whether the
+/// winner needs a promotion of the loser ([`needs_loser_promotion`]).
+fn weigh(pos: &Chess, m: &Move, winner: Color, targets: &Targets, loser_promotes: bool) -> Weight {
     let role = m.role();
     let (Some(from), to) = (m.from(), m.to()) else { return Weight::Normal };
-    let target = target(pos, role, winner);
+    let target = targets.of(role);
     if pos.turn() == winner {
         let advanced = role == Role::Pawn && winner.relative_rank(from.rank()) as u32 >= 4;
         if m.is_capture() || m.is_promotion() || advanced || closer(role, from, to, target) {
@@ -494,7 +643,7 @@ fn weigh(pos: &Chess, m: &Move, winner: Color) -> Weight {
         return Weight::Normal;
     }
     let mut weight = Weight::Normal;
-    if needs_loser_promotion(pos, winner) {
+    if loser_promotes {
         let heavy = matches!(m.promotion(), Some(Role::Queen | Role::Rook));
         weight = if role == Role::Pawn && !heavy { Weight::Progress } else { Weight::Waste };
     }
@@ -606,6 +755,27 @@ mod tests {
     }
 
     #[test]
+    fn a_pawn_held_by_a_king_that_can_never_move_is_frozen() {
+        // White's king on a1 can never move (b1 is watched by the pawn on
+        // a2, which b3 protects), so the a2 pawn never promotes; the kings
+        // never meet and the pawn b2, next to White's king for ever, cannot
+        // be taken: the wall stands. Black's light bishop cannot check a1,
+        // White's dark bishop cannot mate alone.
+        for fen in [
+            "3B4/8/4p3/3pP2k/2pP4/1pP5/pPb5/K7 w - - 0 1",
+            "k7/PpB5/1Pp5/2Pp4/3Pp2K/4P3/8/3b4 b - - 0 1",
+        ] {
+            let analysis = analyse(&pos(fen), Color::White, DEFAULT_BUDGET);
+            assert_eq!((analysis.mate, analysis.reason), (Mate::Impossible, Reason::Blocked));
+            let analysis = analyse(&pos(fen), Color::Black, DEFAULT_BUDGET);
+            assert_eq!((analysis.mate, analysis.reason), (Mate::Impossible, Reason::Blocked));
+        }
+        // Without the pawn on b3 nothing protects a2: the king takes it.
+        let fen = "3B4/8/4p3/3pP2k/2pP4/2P5/pPb5/K7 w - - 0 1";
+        assert_ne!(analyse(&pos(fen), Color::White, DEFAULT_BUDGET).reason, Reason::Blocked);
+    }
+
+    #[test]
     fn checkmate_and_stalemate() {
         // Fool's mate: Black has mated.
         let mated = "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3";
@@ -621,6 +791,42 @@ mod tests {
         let a = analyse(&start, Color::White, DEFAULT_BUDGET);
         assert_eq!(a.mate, Mate::Possible);
         assert!(a.nodes < 10_000, "{a:?}");
+    }
+
+    #[test]
+    fn the_walk_proves_forced_lines_dead_and_gives_up_on_live_endgames() {
+        // The only reply takes the queen: bare kings.
+        assert!(dead_by_walk(&pos("qK6/3k4/8/8/8/8/8/8 w - - 0 60"), PROBE_BUDGET));
+        // Black's only move takes the queen into stalemate.
+        assert!(dead_by_walk(&pos("1q2Q2k/8/5p1K/7P/8/8/8/8 b - - 0 1"), PROBE_BUDGET));
+        // A locked wall: dead by the statics at the root.
+        let wall = "8/8/3k3p/1p2p1pP/1P2P1P1/8/2K5/8 b - - 88 93";
+        assert!(dead_by_walk(&pos(wall), PROBE_BUDGET));
+        // A pawn that promotes: alive, or at least not proved dead.
+        assert!(!dead_by_walk(&pos("8/8/8/3k4/3P4/3K4/8/8 w - - 0 1"), PROBE_BUDGET));
+        // A mate in one is found.
+        assert!(!dead_by_walk(&pos("k7/8/1K6/8/8/8/8/7R w - - 0 1"), 1_000));
+    }
+
+    #[test]
+    fn keys_updated_from_the_move_match_keys_computed_anew() {
+        for fen in [
+            "8/8/3k4/3b4/8/3K4/3B4/8 w - - 0 1",
+            "7k/8/8/8/8/8/p7/K5B1 b - - 0 1",
+            "2k5/b7/8/p1p1p1p1/P1P1P1P1/8/6B1/4K3 w - - 0 1",
+            "r3k2r/8/8/8/8/8/4P3/R3K2R w KQkq - 0 1",
+            "4k3/8/8/8/3pP3/8/8/4K3 b - e3 0 1",
+        ] {
+            let pos = pos(fen);
+            let parent = key(&pos);
+            for m in pos.legal_moves() {
+                let mut child = pos.clone();
+                child.play_unchecked(m);
+                if let Some(updated) = child_key(&pos, parent, &m) {
+                    assert_eq!(updated, key(&child), "{fen} {m:?}");
+                }
+            }
+        }
     }
 
     #[test]

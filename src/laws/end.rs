@@ -40,39 +40,29 @@ pub fn dead_position(pos: &Chess) -> Option<bool> {
     }
 }
 
-/// Art. 5.2.2: the first of `positions` (a game's, from its start) proved
-/// dead, when the last one is (or `known_dead`, an index already known to
-/// be dead, by material); `None` when it is not, or not proved. Every move
-/// from a dead position leads to a dead position, so the dead ones are a
-/// tail of the game: found by galloping back from the end and bisecting,
-/// a few analyses (one, when the position before a capture into bare
-/// kings was alive). An analysis left undetermined counts as not dead (the
-/// first ply *proved* dead is given); `undetermined` is told of each, with
-/// its index.
-pub fn first_dead_position(
-    positions: &[Chess],
-    known_dead: Option<usize>,
-    mut undetermined: impl FnMut(usize),
-) -> Option<usize> {
-    let last = positions.len().checked_sub(1)?;
-    // The cheap test first: most positions before a dead one are alive.
-    let mut dead = |i: usize| match dead::may_be_dead(&positions[i]) {
-        false => false,
-        true => dead_position(&positions[i]).unwrap_or_else(|| {
-            undetermined(i);
-            false
-        }),
+/// Art. 5.2.2: the first position of a game proved dead, given that the
+/// one at `known_dead` is (by material, or analysed); `position(i)` gives
+/// the game's position after `i` plies. Every move from a dead position
+/// leads to a dead position, so the dead ones are a tail of the game:
+/// found by galloping back from `known_dead` and bisecting, a few probes
+/// (one, when the position before a capture into bare kings is alive).
+///
+/// A probe is [`dead::may_be_dead`], then [`dead::dead_by_walk`]: a proof
+/// only by statics and the walk of a few hundred positions (forced lines,
+/// captures into bare kings or stalemate, a wall locked by the last pawn
+/// move). A probe that proves nothing counts as alive: the first ply
+/// *proved* dead is given, perhaps later than the first dead one.
+pub fn first_dead_position(known_dead: usize, mut position: impl FnMut(usize) -> Chess) -> usize {
+    let mut dead = |i: usize| {
+        let pos = position(i);
+        dead::may_be_dead(&pos) && dead::dead_by_walk(&pos, dead::PROBE_BUDGET)
     };
-    let mut hi = match known_dead {
-        Some(known) => known.min(last),
-        None if dead(last) => last,
-        None => return None,
-    };
-    // Invariant: `positions[hi]` is proved dead.
+    // Invariant: the position at `hi` is proved dead.
+    let mut hi = known_dead;
     let mut step = 1;
-    let lo = loop {
+    let mut lo = loop {
         if hi == 0 {
-            return Some(0);
+            return 0;
         }
         let probe = hi.saturating_sub(step);
         if !dead(probe) {
@@ -81,12 +71,11 @@ pub fn first_dead_position(
         (hi, step) = (probe, step * 2);
     };
     // None in `lo - 1`..`lo` was proved dead; bisect `lo..hi`.
-    let mut lo = lo;
     while lo < hi {
         let mid = lo + (hi - lo) / 2;
         if dead(mid) { hi = mid } else { lo = mid + 1 }
     }
-    Some(hi)
+    hi
 }
 
 /// A variant's own end (king of the hill, three checks, atomic...), with

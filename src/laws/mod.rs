@@ -58,8 +58,10 @@ pub struct RuleFindings {
     pub fifty_ply: Option<u32>,
     /// The winner of a decisive automatic end, if any.
     pub winner: Option<Color>,
-    /// First ply whose position the dead-position analysis could not decide
-    /// within its budget (Art. 5.2.2 undetermined there).
+    /// The last position's ply, when the dead-position analysis could not
+    /// decide it within its budget (Art. 5.2.2 undetermined there; the
+    /// positions before a dead one are only probed, see
+    /// [`end::first_dead_position`]).
     pub undetermined_ply: Option<u32>,
 }
 
@@ -183,35 +185,44 @@ impl RuleTracker {
     }
 
     /// Art. 5.2.2 beyond material, when the last position `last` (at
-    /// `ply`) may be dead: the first dead position ends the game there,
-    /// unless the game had ended already (insufficient material, the more
-    /// specific name, stands at the same ply).
+    /// `ply`) is dead: the first dead position ends the game there, unless
+    /// the game had ended already (insufficient material, the more specific
+    /// name, stands at the same ply). A game that ended by insufficient
+    /// material is dead from there without an analysis; otherwise the last
+    /// position is analysed only when [`dead::worth_analysing_at_end`] says
+    /// so. Only when it is dead are the positions before rebuilt from the
+    /// moves, each probe replaying them from the start (most games need
+    /// one probe).
     fn dead_position(&mut self, last: &Chess, ply: u32) {
-        let Some(start) = self.start.as_ref().filter(|_| dead::worth_analysing_at_end(last)) else {
-            return;
-        };
+        let Some(start) = self.start.as_ref() else { return };
         let ended = self.findings.termination.map(|(_, end)| end);
-        // Insufficient material is dead without a search.
         let known_dead = match self.findings.termination {
-            Some((Termination::InsufficientMaterial, end)) => Some(end as usize),
-            _ => None,
+            // A mate is not dead, nor (deadness only grows along a game) any
+            // position before it.
+            Some((Termination::Checkmate, _)) => return,
+            // Insufficient material is dead without a search.
+            Some((Termination::InsufficientMaterial, end)) => end,
+            _ if !dead::worth_analysing_at_end(last) => return,
+            _ => match end::dead_position(last) {
+                Some(true) => ply,
+                Some(false) => return,
+                None => {
+                    self.findings.undetermined_ply = Some(ply);
+                    return;
+                }
+            },
         };
-        let mut positions = Vec::with_capacity(self.moves.len() + 1);
-        positions.push(start.clone());
-        for &m in &self.moves {
-            let mut next = positions[positions.len() - 1].clone();
-            next.play_unchecked(m);
-            positions.push(next);
-        }
-        // The last position is `last`: replayed moves rebuild it.
-        debug_assert_eq!(positions.len() as u32, ply + 1);
-        let undetermined = &mut self.findings.undetermined_ply;
-        let first = end::first_dead_position(&positions, known_dead, |i| {
-            undetermined.get_or_insert(i as u32);
-        });
-        if let Some(first) = first.map(|i| i as u32)
-            && ended.is_none_or(|end| first < end)
-        {
+        // The moves replayed rebuild `last`.
+        debug_assert_eq!(self.moves.len() as u32, ply);
+        let moves = &self.moves;
+        let first = end::first_dead_position(known_dead as usize, |i| {
+            let mut pos = start.clone();
+            for &m in &moves[..i] {
+                pos.play_unchecked(m);
+            }
+            pos
+        }) as u32;
+        if ended.is_none_or(|end| first < end) {
             self.end(Termination::DeadPosition, first, None);
         }
     }

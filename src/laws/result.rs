@@ -31,9 +31,10 @@ pub fn result_consistent(findings: &RuleFindings, recorded: Option<GameResult>) 
     }
 }
 
-/// Art. 6.9: the winner a decisive result names, when that side lacks
-/// mating material in the final position (`cannot_mate`): on time, that
-/// game is drawn. Not judged for a game that `ended` automatically or whose
+/// Art. 6.9: the winner a decisive result names, when that side cannot
+/// mate from the final position (`cannot_mate`: by material, or by the
+/// analysis of [`super::dead`], its search only for a win on time): on
+/// time, that game is drawn. Not judged for a game that `ended` automatically or whose
 /// replay stopped at an error. Finding: W127 `impossible_win`.
 pub fn impossible_win(
     recorded: Option<GameResult>,

@@ -61,15 +61,19 @@ pub struct MovetextFacts {
 
 impl MovetextFacts {
     /// Whether `side` cannot mate from the last position by any series of
-    /// legal moves: by material, or, when `analyse`, proved by the analysis
-    /// of [`crate::laws::dead`] (`None` when it ran out of budget).
-    pub fn final_side_cannot_mate(&self, side: Color, analyse: bool) -> Option<bool> {
+    /// legal moves: by material, or proved by the analysis of
+    /// [`crate::laws::dead`] where [`result::may_be_unwinnable`] lets it
+    /// run: its static reasoning (frozen pawns), and when `search`, its
+    /// search too (`None` when it ran out of budget, or without `search`
+    /// when the statics do not decide).
+    pub fn final_side_cannot_mate(&self, side: Color, search: bool) -> Option<bool> {
         if *self.cannot_mate.get(side) {
             return Some(true);
         }
         match &self.final_position {
-            Some(pos) if analyse && result::may_be_unwinnable(pos, side) => {
-                match dead::can_mate(pos, side, dead::GAME_BUDGET) {
+            Some(pos) if result::may_be_unwinnable(pos, side) => {
+                let budget = if search { dead::GAME_BUDGET } else { 0 };
+                match dead::can_mate(pos, side, budget) {
                     Mate::Impossible => Some(true),
                     Mate::Possible => Some(false),
                     Mate::Undetermined => None,

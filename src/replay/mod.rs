@@ -286,8 +286,9 @@ fn record(
     let ended = findings.termination.is_some() || facts.error.is_some();
     let on_time = tags.first("Termination").is_some_and(|tag| values::on_time(&tag));
     let mut timeout_draw = false;
-    // Beyond material, the analysis is asked only for a win on time, where
-    // Art. 6.9 makes it a draw; a resignation may stand anyway.
+    // Beyond material, the analysis' statics (frozen pawns) judge every
+    // decisive result; its search runs only for a win on time, where
+    // Art. 6.9 makes it a draw (a resignation may stand anyway).
     if let Some(winner) = result::impossible_win(recorded, ended, |side| {
         facts.final_side_cannot_mate(side, on_time) == Some(true)
     }) {

@@ -912,6 +912,17 @@ fn a_win_on_time_by_bishops_that_cannot_pass_the_wall_is_a_draw_under_art_6_9() 
 }
 
 #[test]
+fn a_resignation_against_bishops_that_cannot_pass_the_wall_is_an_impossible_win() {
+    // Art. 6.9 beyond material for a resignation: the frozen wall proves
+    // that White cannot mate (the statics, without a search); the result
+    // may stand, with W127.
+    let g = rules("dead_position.pgn", "Resigned against bishops that cannot pass the wall");
+    assert_no_termination(&g);
+    assert_eq!((g["on_time"].as_bool(), g["timeout_draw"].as_bool()), (Some(false), Some(false)));
+    assert_warning(&g, "impossible_win", 62);
+}
+
+#[test]
 fn a_win_on_time_by_a_lone_knight_against_a_queen_is_a_draw_but_a_resignation_may_stand() {
     let g = rules("timeout.pgn", "Won on time with a lone knight against a queen");
     assert_eq!(g["timeout_draw"], true);

@@ -36,6 +36,50 @@ pub(super) fn blocked_pawns(board: &Board) -> Bitboard {
     (board.white() & pawns & pawns.shift(-8)) | (board.black() & pawns & pawns.shift(8))
 }
 
+/// The pawns that may be frozen: those blocked by a pawn, and those with a
+/// king right in front of them (frozen only while that king can never
+/// move, see [`Frozen::compute`]).
+fn candidates(board: &Board) -> Bitboard {
+    let pawns = board.pawns();
+    let kings = board.kings();
+    blocked_pawns(board)
+        | (board.white() & pawns & kings.shift(-8))
+        | (board.black() & pawns & kings.shift(8))
+}
+
+/// Whether the square in front of the pawn of `color` on `sq` is held for
+/// ever: by a frozen pawn, or by a king whose `regions` (indexed by colour)
+/// is that square alone.
+fn front_held(
+    board: &Board,
+    color: Color,
+    sq: Square,
+    frozen: Bitboard,
+    regions: [Bitboard; 2],
+) -> bool {
+    let front = push(color, sq);
+    (front & frozen).any()
+        || Color::ALL.into_iter().any(|king| {
+            board
+                .king_of(king)
+                .is_some_and(|k| front.contains(k) && regions[king as usize] == front)
+        })
+}
+
+/// The squares the enemy king can never capture on, because they are
+/// protected for ever: attacked by a frozen pawn of `color`, or next to
+/// every square the king of `color` may stand on (`region`; the kings can
+/// never stand side by side).
+fn protected(board: &Board, color: Color, frozen: Bitboard, region: Bitboard) -> Bitboard {
+    let by_pawns = union(frozen & board.by_color(color), |sq| attacks::pawn_attacks(color, sq));
+    // No square is next to more than eight.
+    let by_king = match region.count() {
+        1..=8 => region.into_iter().fold(Bitboard::FULL, |acc, sq| acc & attacks::king_attacks(sq)),
+        _ => Bitboard::EMPTY,
+    };
+    by_pawns | by_king
+}
+
 /// The squares reachable from `start` by repeated `step`s inside `allowed`
 /// (`start` included).
 fn flood(start: Bitboard, allowed: Bitboard, step: impl Fn(Square) -> Bitboard) -> Bitboard {
@@ -157,7 +201,7 @@ impl Frozen {
             return None;
         }
         let board = pos.board();
-        let mut frozen = kings_leave(board, blocked_pawns(board));
+        let mut frozen = kings_leave(board, candidates(board));
         loop {
             if frozen.is_empty() {
                 return None;
@@ -168,13 +212,15 @@ impl Frozen {
                 let them = !color;
                 let their_frozen = frozen & board.by_color(them);
                 let their_reach = f.stand[them as usize] | their_frozen;
+                let their_king = union(f.king[them as usize], attacks::king_attacks)
+                    & !protected(board, color, frozen, f.king[color as usize]);
                 let their_attack = f.attack[them as usize]
-                    | union(f.king[them as usize], attacks::king_attacks)
+                    | their_king
                     | union(their_frozen, |sq| attacks::pawn_attacks(them, sq));
                 for sq in frozen & board.by_color(color) {
-                    let front_held = (push(color, sq) & frozen).any();
+                    let held = front_held(board, color, sq, frozen, f.king);
                     let can_capture = (attacks::pawn_attacks(color, sq) & their_reach).any();
-                    if !front_held || can_capture || their_attack.contains(sq) {
+                    if !held || can_capture || their_attack.contains(sq) {
                         keep.discard(sq);
                     }
                 }
@@ -232,18 +278,23 @@ fn kings_leave(board: &Board, mut frozen: Bitboard) -> Bitboard {
         if frozen.is_empty() {
             return frozen;
         }
+        // Indexed by `Color as usize`.
+        let mut regions = [Bitboard::EMPTY; 2];
+        for color in Color::ALL {
+            let watched =
+                union(frozen & board.by_color(!color), |sq| attacks::pawn_attacks(!color, sq));
+            let king = board.king_of(color).map_or(Bitboard::EMPTY, Bitboard::from_square);
+            regions[color as usize] = flood(king, !frozen & !watched, attacks::king_attacks);
+        }
         let mut keep = frozen;
         for color in Color::ALL {
             let them = !color;
             let theirs = frozen & board.by_color(them);
-            let watched =
-                union(frozen & board.by_color(color), |sq| attacks::pawn_attacks(color, sq));
-            let king = board.king_of(them).map_or(Bitboard::EMPTY, Bitboard::from_square);
-            let region = flood(king, !frozen & !watched, attacks::king_attacks);
-            let attacked = union(region, attacks::king_attacks)
+            let attacked = (union(regions[them as usize], attacks::king_attacks)
+                & !protected(board, color, frozen, regions[color as usize]))
                 | union(theirs, |sq| attacks::pawn_attacks(them, sq));
             for sq in frozen & board.by_color(color) {
-                if !(push(color, sq) & frozen).any()
+                if !front_held(board, color, sq, frozen, regions)
                     || attacked.contains(sq)
                     || (attacks::pawn_attacks(color, sq) & theirs).any()
                 {
