@@ -15,7 +15,7 @@ use arrow_array::{
     RecordBatch, StringArray,
     builder::{
         BinaryBuilder, BooleanBuilder, Date32Builder, Int32Builder, Int64Builder, ListBuilder,
-        MapBuilder, StringBuilder, TimestampSecondBuilder,
+        MapBuilder, StringBuilder, TimestampMillisecondBuilder,
     },
     cast::AsArray,
     types::{Int32Type, Int64Type},
@@ -92,7 +92,7 @@ pub const COLUMNS: [&str; 55] = [
 pub const FILTER_COLUMNS: [&str; 3] = ["final_material", "final_key", "mainline_hash"];
 
 /// The columns that always have a value (Parquet's `REQUIRED`).
-const REQUIRED: [&str; 21] = [
+const REQUIRED: [&str; 20] = [
     "game_id",
     "source_id",
     "file",
@@ -111,7 +111,6 @@ const REQUIRED: [&str; 21] = [
     "warning_lines",
     "warning_messages",
     "codes",
-    "final_fen",
     "moves",
     "mainline_hash",
 ];
@@ -158,7 +157,7 @@ pub struct TableBuilder {
     date: Date32Builder,
     elo: [Int32Builder; 2],
     time: [Int64Builder; 2],
-    utc: TimestampSecondBuilder,
+    utc: TimestampMillisecondBuilder,
     tags: MapBuilder<StringBuilder, StringBuilder>,
     result_marker: StringBuilder,
     variant: StringBuilder,
@@ -197,7 +196,7 @@ impl Default for TableBuilder {
             date: Date32Builder::new(),
             elo: Default::default(),
             time: Default::default(),
-            utc: TimestampSecondBuilder::new().with_timezone("UTC"),
+            utc: TimestampMillisecondBuilder::new().with_timezone("UTC"),
             tags: MapBuilder::new(None, StringBuilder::new(), StringBuilder::new()),
             result_marker: StringBuilder::new(),
             variant: StringBuilder::new(),
@@ -269,7 +268,7 @@ impl TableBuilder {
         let time = header.time_control();
         self.time[0].append_option(time.map(|t| t.0));
         self.time[1].append_option(time.map(|t| t.1));
-        self.utc.append_option(header.utc_seconds());
+        self.utc.append_option(header.utc_seconds().map(|s| s.saturating_mul(1000)));
         for (name, value) in &header.other {
             self.tags.keys().append_value(name);
             self.tags.values().append_value(value);
@@ -329,7 +328,8 @@ impl TableBuilder {
             self.codes.values().append_value(finding.code.code());
         }
         self.codes.append(true);
-        self.final_fen.append_value(&r.final_fen);
+        // Empty when the game was not replayed: null, as SQL expects.
+        self.final_fen.append_option(Some(r.final_fen.as_str()).filter(|f| !f.is_empty()));
     }
 
     /// The rows added since the last batch, as a batch.
