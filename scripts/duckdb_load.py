@@ -17,11 +17,14 @@ For the fixtures (one run over fixtures/, recursively) and, when
 - the CSV's `tag_Site` (and white, black, event) of each game is the JSON
   Lines record's; for the corpus, each game's `[Site "..."]` read from the
   PGN in file order, so that its lichess id joins back;
-- `arbiter db build` of the same input: DuckDB reads `DIR/games/*.parquet`
-  with no options, one row per game, each column of the type
-  docs/DATABASE.md documents; each row's verdict is the CSV record's; and
-  the `moves` column, decoded as docs/DATABASE.md says and replayed with
-  python-chess (when installed), reaches each game's `final_fen`.
+- `arbiter db build --positions` of the same input: DuckDB reads
+  `DIR/games/*.parquet` with no options, one row per game, each column of
+  the type docs/DATABASE.md documents; each row's verdict is the CSV
+  record's; the positions files hold each replayed game's start position
+  and name no other game; and the `moves` column, decoded as
+  docs/DATABASE.md says and replayed with python-chess (when installed),
+  reaches each game's `final_fen`, whose key is python-chess's polyglot
+  hash.
 
 Skipped, saying so on standard error, when the duckdb Python package is
 missing (`pip install duckdb`; .ci/run installs it), and the corpus part
@@ -160,7 +163,7 @@ def database(duckdb, label, inputs, arbiter, tmp, db_conn, replay_at_most=None):
     """Builds a database of `inputs` and checks DuckDB's reading of it
     against the records already loaded into `db_conn` (table p)."""
     out = tmp / f"{label}-db"
-    subprocess.run([arbiter, "db", "build", "-q", *inputs, "-o", str(out)],
+    subprocess.run([arbiter, "db", "build", "-q", "--positions", *inputs, "-o", str(out)],
                    check=True, cwd=ROOT)
     glob = f"{out}/games/*.parquet"
     types = dict(db_conn.execute(f"SELECT column_name, column_type FROM (DESCRIBE FROM '{glob}')")
@@ -180,20 +183,32 @@ def database(duckdb, label, inputs, arbiter, tmp, db_conn, replay_at_most=None):
     """).fetchone()
     check(label, joined == records and differ == 0,
           f"{joined} of {records} rows join the records, {differ} differ")
+    positions = f"{out}/positions/*.parquet"
+    types = db_conn.execute(f"SELECT column_name, column_type FROM (DESCRIBE FROM '{positions}')")
+    check(label, types.fetchall() == [("key", "BIGINT"), ("game_id", "BIGINT"), ("ply", "INTEGER")],
+          "positions columns")
+    starts, replayed, orphans = db_conn.execute(f"""
+        SELECT (SELECT count(*) FROM '{positions}' WHERE ply = 0),
+               (SELECT count(*) FROM g WHERE final_fen IS NOT NULL),
+               (SELECT count(*) FROM '{positions}' p ANTI JOIN g USING (game_id))
+    """).fetchone()
+    check(label, starts == replayed and orphans == 0,
+          f"{starts} start positions for {replayed} games replayed; {orphans} of no game")
     try:
         import chess  # noqa: F401
     except ImportError:
         print(f"duckdb_load: {label}: moves not decoded (python-chess missing)", file=sys.stderr)
         return
     games = db_conn.execute("""
-        SELECT game_id, variant, fen, moves, final_fen, plies FROM g
+        SELECT game_id, variant, fen, moves, final_fen, plies, final_key FROM g
         WHERE error_kind IS NULL AND 'unsupported_variant' NOT IN warnings
         ORDER BY game_id
     """).fetchall()
     if replay_at_most is not None:
         games = games[:replay_at_most]
-    decoded = 0
-    for game_id, variant, fen, blob, final_fen, plies in games:
+    import chess.polyglot
+    decoded = keyed = 0
+    for game_id, variant, fen, blob, final_fen, plies, final_key in games:
         board = board_of(variant, fen)
         decode_moves(blob, board)
         check(label, len(blob) == 2 * plies, f"game {game_id}: {len(blob)} bytes, {plies} plies")
@@ -202,8 +217,18 @@ def database(duckdb, label, inputs, arbiter, tmp, db_conn, replay_at_most=None):
         check(label, placement(board.fen()) == placement(final_fen),
               f"game {game_id}: decoded to {board.fen()}, arbiter has {final_fen}")
         decoded += 1
+        # The key is the polyglot hash, signed; python-chess's counts an en
+        # passant capture that is pseudo-legal only, arbiter's a legal one.
+        if variant == "chess" and (board.has_legal_en_passant()
+                                   or not board.has_pseudo_legal_en_passant()):
+            polyglot = chess.polyglot.zobrist_hash(board)
+            signed = polyglot - (1 << 64) if polyglot >= 1 << 63 else polyglot
+            check(label, signed == final_key,
+                  f"game {game_id}: final_key {final_key}, polyglot hash {signed}")
+            keyed += 1
     print(f"duckdb_load: {label}: database of {rows} games reads in DuckDB with the documented "
-          f"types; {decoded} games' moves decode with python-chess to their final position")
+          f"types; {decoded} games' moves decode with python-chess to their final position, "
+          f"and {keyed} final keys are python-chess's polyglot hashes")
 
 
 def main():

@@ -766,6 +766,49 @@ pub enum DbCommand {
     /// unchanged and uncompressed, else written in export format from
     /// what is stored.
     Export(DbExportArgs),
+    /// The games whose mainline reached a position, through the positions
+    /// files of `db build --positions` (positions up to the ply they
+    /// index), else by a scan of every game; each hit is checked by
+    /// replaying the game, so a collision of keys never gives a wrong game.
+    ///
+    /// Exit status: 0 when some game matched, 1 when none did, 2 for usage
+    /// errors or an unreadable database.
+    Find(DbFindArgs),
+    /// Print the key of a position, as the `positions` files and the
+    /// `final_key` column store it (a signed 64-bit integer), for queries
+    /// in SQL.
+    Key(DbKeyArgs),
+}
+
+/// Arguments of `db key`.
+#[cfg(feature = "db")]
+#[derive(Debug, Args)]
+pub struct DbKeyArgs {
+    /// The position, in FEN.
+    #[arg(value_name = "FEN")]
+    pub fen: String,
+}
+
+/// Arguments of `db find`.
+#[cfg(feature = "db")]
+#[derive(Debug, Args)]
+pub struct DbFindArgs {
+    /// The database directory.
+    #[arg(value_name = "DIR")]
+    pub dir: PathBuf,
+    /// The position (pieces, side to move, castling rights, and en
+    /// passant only when a capture is legal; transpositions count).
+    #[arg(long, value_name = "FEN", required = true)]
+    pub fen: String,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = DbFormat::Csv)]
+    pub format: DbFormat,
+    /// Print only the number of games that reached it.
+    #[arg(long, conflicts_with = "format")]
+    pub count: bool,
+    /// Print the first N games only.
+    #[arg(long, value_name = "N")]
+    pub limit: Option<u64>,
 }
 
 /// Arguments of `db build`.
@@ -788,6 +831,11 @@ pub struct DbBuildArgs {
     /// Games in a row group of the `games` files.
     #[arg(long, value_name = "N", default_value_t = 100_000, value_parser = clap::value_parser!(u64).range(1..))]
     pub row_group: u64,
+    /// Also write the `positions` files, for `db find`: the key of each
+    /// position of each game's mainline up to ply PLIES (40 when no value
+    /// is given), sorted by key.
+    #[arg(long, value_name = "PLIES", num_args = 0..=1, require_equals = true, default_missing_value = "40")]
+    pub positions: Option<u32>,
 }
 
 /// Arguments of `db info`.

@@ -109,7 +109,16 @@ impl Config {
                     let selection = selection(select, &[]).map_err(anyhow::Error::msg)?;
                     return Ok(Config { selection, ..Config::none() });
                 }
-                DbCommand::Info(_) | DbCommand::Stats(_) => return Ok(Config::none()),
+                // `db find` checks each hit as `--fen` does.
+                DbCommand::Find(args) => {
+                    let select =
+                        SelectArgs { fen: vec![args.fen.clone()], ..SelectArgs::default() };
+                    let selection = selection(&select, &[]).map_err(anyhow::Error::msg)?;
+                    return Ok(Config { selection, ..Config::none() });
+                }
+                DbCommand::Info(_) | DbCommand::Stats(_) | DbCommand::Key(_) => {
+                    return Ok(Config::none());
+                }
             },
             Command::Merge(_)
             | Command::Completions(_)

@@ -16,8 +16,8 @@ use anyhow::{Context, bail};
 
 use crate::{
     cli::{
-        DbArgs, DbBuildArgs, DbCommand, DbExportArgs, DbFormat, DbInfoArgs, DbSearchArgs,
-        DbStatsArgs,
+        DbArgs, DbBuildArgs, DbCommand, DbExportArgs, DbFindArgs, DbFormat, DbInfoArgs,
+        DbSearchArgs, DbStatsArgs,
     },
     db::{
         manifest::{self, Manifest, Source},
@@ -41,6 +41,11 @@ pub(super) fn run(args: DbArgs, run: &super::Run) -> anyhow::Result<ExitStatus> 
         DbCommand::Stats(args) => stats(&args),
         DbCommand::Search(args) => search(&args, run),
         DbCommand::Export(args) => export(&args, run),
+        DbCommand::Find(args) => find(&args, run),
+        DbCommand::Key(args) => {
+            writeln!(io::stdout().lock(), "{}", key_of(&args.fen)?)?;
+            Ok(ExitStatus::Clean)
+        }
     }
 }
 
@@ -57,7 +62,7 @@ fn note(run: &super::Run, text: &str) -> io::Result<()> {
 fn build(args: &DbBuildArgs, run: &super::Run) -> anyhow::Result<ExitStatus> {
     let dir = &args.output;
     super::output_dir("--output", dir)?;
-    for sub in ["games", "stats"] {
+    for sub in ["games", "stats", "positions"] {
         let path = dir.join(sub);
         fs::create_dir_all(&path).with_context(|| format!("creating {}", path.display()))?;
     }
@@ -104,7 +109,7 @@ fn build(args: &DbBuildArgs, run: &super::Run) -> anyhow::Result<ExitStatus> {
     let mut store = Store::new(dir, first, sizes, ids);
     if !files.is_empty() {
         let summary = run
-            .games_of(&files, RowMaker::default, &mut store)
+            .games_of(&files, || RowMaker::new(args.positions), &mut store)
             .with_context(|| format!("writing the database {}", dir.display()))?;
         input_errors += summary.input_errors;
     }
@@ -133,15 +138,27 @@ fn build(args: &DbBuildArgs, run: &super::Run) -> anyhow::Result<ExitStatus> {
 /// Removes the shards and partials a run that died left behind: files
 /// named as shards that the manifest does not list.
 fn sweep(dir: &Path, manifest: &Manifest, run: &super::Run) -> anyhow::Result<()> {
-    let listed: Vec<&str> =
-        manifest.shards.iter().flat_map(|s| [s.games.as_str(), s.stats.as_str()]).collect();
-    for (sub, extension) in [("games", ".parquet"), ("stats", ".json")] {
+    let listed: Vec<&str> = manifest
+        .shards
+        .iter()
+        .flat_map(|s| {
+            [s.games.as_str(), s.stats.as_str()]
+                .into_iter()
+                .chain(s.positions.iter().map(String::as_str))
+        })
+        .collect();
+    let digits = |n: &str| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit());
+    for (sub, extension) in [("games", ".parquet"), ("stats", ".json"), ("positions", ".parquet")] {
         let path = dir.join(sub);
         let entries = fs::read_dir(&path).with_context(|| format!("reading {}", path.display()))?;
         for entry in entries.flatten() {
             let name = entry.file_name().to_string_lossy().into_owned();
             let stem = name.strip_prefix("part-").and_then(|n| n.strip_suffix(extension));
-            let ours = stem.is_some_and(|n| n.len() == 6 && n.bytes().all(|b| b.is_ascii_digit()));
+            // part-NNNNNN, and part-NNNNNN-RRR for positions.
+            let ours = stem.is_some_and(|n| match n.split_once('-') {
+                Some((shard, run)) => sub == "positions" && digits(shard) && digits(run),
+                None => sub != "positions" && digits(n),
+            });
             if ours && !listed.contains(&format!("{sub}/{name}").as_str()) {
                 fs::remove_file(entry.path())
                     .with_context(|| format!("removing {}", entry.path().display()))?;
@@ -257,6 +274,67 @@ fn export(args: &DbExportArgs, run: &super::Run) -> anyhow::Result<ExitStatus> {
         writeln!(io::stderr().lock(), "db export: {games} games")?;
     }
     Ok(ExitStatus::Clean)
+}
+
+/// `db find`: the games that reached a position, through the positions
+/// files where the shards have them, else by a scan; each checked by
+/// replaying it (the selection of `--fen`).
+fn find(args: &DbFindArgs, run: &super::Run) -> anyhow::Result<ExitStatus> {
+    let manifest = Manifest::open(&args.dir)?;
+    let key = key_of(&args.fen)?;
+    let limit = args.limit.unwrap_or(u64::MAX);
+    let mut matcher = Matcher::new(run.config.selection.clone());
+    let originals = (args.format == DbFormat::Pgn).then(|| Originals::of(&args.dir, &manifest));
+    let mut wtr = io::BufWriter::new(run.progress.writer());
+    let mut sink: Option<Box<dyn Sink>> = match (args.count, args.format) {
+        (true, _) | (false, DbFormat::Pgn) => None,
+        (false, DbFormat::Jsonl) => Some(Box::new(JsonlSink::new(run.progress.writer()))),
+        (false, DbFormat::Csv) => Some(Box::new(CsvSink::new(run.progress.writer())?)),
+    };
+    let mut matched = 0;
+    let mut each = |game: StoredGame| -> anyhow::Result<ControlFlow<()>> {
+        if !matcher.matches(&game)? {
+            return Ok(ControlFlow::Continue(()));
+        }
+        matched += 1;
+        if let Some(sink) = &mut sink {
+            let _ = sink.record(&game.record, ())?;
+        } else if let Some(originals) = originals.as_ref().filter(|_| !args.count) {
+            wtr.write_all(&originals.text(&game)?)?;
+        }
+        Ok(if matched >= limit { ControlFlow::Break(()) } else { ControlFlow::Continue(()) })
+    };
+    for shard in &manifest.shards {
+        let flow = if shard.positions.is_empty() {
+            scan::shard_games(&args.dir.join(&shard.games), |_| true, &mut each)?
+        } else {
+            let mut ids: Vec<i64> =
+                scan::lookup(&args.dir, shard, key)?.into_iter().map(|(id, _)| id).collect();
+            ids.dedup();
+            scan::games_with_ids(&args.dir, shard, &ids, &mut each)?
+        };
+        if flow.is_break() {
+            break;
+        }
+    }
+    if args.count {
+        writeln!(wtr, "{matched}")?;
+    }
+    wtr.flush()?;
+    if let Some(sink) = &mut sink {
+        sink.finish()?;
+    }
+    Ok(if matched == 0 { ExitStatus::Findings } else { ExitStatus::Clean })
+}
+
+/// The key of a FEN's position, as the positions files store it.
+fn key_of(fen: &str) -> anyhow::Result<i64> {
+    use shakmaty::{CastlingMode, Chess, fen::Fen};
+    let parsed: Fen = fen.trim().parse().with_context(|| format!("--fen {fen}"))?;
+    let pos: Chess = parsed
+        .into_position(CastlingMode::Chess960)
+        .with_context(|| format!("--fen {fen}: not a legal position"))?;
+    Ok(crate::chess::identity::position_hash(&pos) as i64)
 }
 
 /// Hands each game of the database that the predicates select to `each`.

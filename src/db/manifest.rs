@@ -80,6 +80,10 @@ pub struct Shard {
     pub stats: String,
     /// Rows in it.
     pub rows: u64,
+    /// Its `positions` files (`--positions`), relative to the directory:
+    /// each sorted by key, for a run of its games.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub positions: Vec<String>,
 }
 
 impl Default for Manifest {
@@ -120,7 +124,10 @@ impl Manifest {
         }
         let manifest: Manifest = serde_json::from_value(value)
             .with_context(|| format!("{}: corrupt manifest", path.display()))?;
-        let files = manifest.shards.iter().flat_map(|s| [&s.games, &s.stats]);
+        let files = manifest
+            .shards
+            .iter()
+            .flat_map(|s| [&s.games, &s.stats].into_iter().chain(&s.positions));
         for name in files {
             let plain =
                 Path::new(name).components().all(|c| matches!(c, std::path::Component::Normal(_)));
@@ -205,6 +212,7 @@ mod tests {
             games: "games/part-000001.parquet".into(),
             stats: "stats/part-000001.json".into(),
             rows: 3,
+            positions: Vec::new(),
         });
         manifest.write(dir.path()).unwrap();
         assert_eq!(Manifest::read(dir.path()).unwrap(), Some(manifest.clone()));

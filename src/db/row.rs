@@ -204,11 +204,17 @@ pub struct Row {
     pub stats_tags: StatsTags<'static>,
     /// The book opening, as `stats` counts it.
     pub opening: Option<OpeningId>,
+    /// With `--positions`: the key of each position of the mainline up to
+    /// the ply asked for, with the ply it first occurred at.
+    pub positions: Vec<(i64, u32)>,
 }
 
 /// The observer of `db build`: makes each game's [`Row`].
 #[derive(Debug, Default)]
 pub struct RowMaker {
+    /// The last ply whose position goes into `positions` (`--positions`).
+    positions_to: Option<u32>,
+    positions: Vec<(i64, u32)>,
     classifier: Classifier,
     hash: MovesHash,
     moves: Vec<u8>,
@@ -218,6 +224,24 @@ pub struct RowMaker {
     ply: usize,
     /// Depth of the variations being replayed (`--variations`).
     depth: usize,
+}
+
+impl RowMaker {
+    /// A row maker that keeps the keys of the positions up to ply
+    /// `positions_to`, if given.
+    pub fn new(positions_to: Option<u32>) -> RowMaker {
+        RowMaker { positions_to, ..RowMaker::default() }
+    }
+
+    /// Notes the position reached at `ply`, the first time in the game.
+    fn position<P: Position>(&mut self, pos: &P, ply: u32) {
+        if self.positions_to.is_some_and(|last| ply <= last) {
+            let key = identity::position_hash(pos) as i64;
+            if !self.positions.iter().any(|&(k, _)| k == key) {
+                self.positions.push((key, ply));
+            }
+        }
+    }
 }
 
 impl Observer for RowMaker {
@@ -233,7 +257,9 @@ impl Observer for RowMaker {
         self.moves.clear();
         self.clocks.clear();
         self.evals.clear();
+        self.positions.clear();
         (self.ply, self.depth) = (0, 0);
+        self.position(pos, 0);
     }
 
     fn after_move<P: Position>(&mut self, pos: &P, m: &Move, ply: u32, mainline: bool) {
@@ -242,6 +268,7 @@ impl Observer for RowMaker {
         if mainline {
             moves::push(&mut self.moves, *m);
             self.ply += 1;
+            self.position(pos, ply);
         }
     }
 
@@ -299,6 +326,7 @@ impl Observer for RowMaker {
             text,
             stats_tags: StatsTags::of(game.tags).into_owned(),
             opening,
+            positions: std::mem::take(&mut self.positions),
         }
     }
 }

@@ -306,3 +306,41 @@ fn bad_uses_and_corrupt_databases_are_errors_not_panics() {
     assert_eq!(run.code, Some(2));
     assert!(run.stderr.contains("part-000001.parquet"), "{}", run.stderr);
 }
+
+#[test]
+fn find_answers_from_the_positions_files_what_filter_fen_finds() {
+    // Standard chess only: a variant's position has a key of its own.
+    let files: Vec<String> = inputs().into_iter().filter(|f| !f.contains("variants")).collect();
+    let indexed = tempfile::tempdir().unwrap();
+    build(&files, indexed.path(), &["--positions=12", "--shard-games", "40"]);
+    let manifest = manifest(indexed.path());
+    let shards = manifest["shards"].as_array().unwrap();
+    assert!(shards.iter().all(|s| !s["positions"].as_array().unwrap().is_empty()));
+    let plain = tempfile::tempdir().unwrap();
+    build(&files, plain.path(), &[]);
+    let fens = [
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+        "rnbqkbnr/pp2pppp/3p4/2p5/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 0 3",
+        "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2",
+    ];
+    let ids = |records: &[Value]| -> Vec<(String, u64)> {
+        records
+            .iter()
+            .map(|r| (r["file"].as_str().unwrap().to_owned(), r["index"].as_u64().unwrap()))
+            .collect()
+    };
+    for fen in fens {
+        let mut args = vec!["filter", "-q", "--fen", fen];
+        args.extend(files.iter().map(String::as_str));
+        let expected = ids(&jsonl(&args));
+        for dir in [indexed.path(), plain.path()] {
+            let found = ids(&jsonl(&["db", "find", path(dir), "--fen", fen]));
+            assert_eq!(found, expected, "{fen} in {}", dir.display());
+        }
+        let count = run(&["db", "find", path(indexed.path()), "--fen", fen, "--count"]);
+        assert_eq!(count.stdout.trim(), expected.len().to_string());
+    }
+    let bad = run(&["db", "find", path(indexed.path()), "--fen", "not a fen"]);
+    assert_eq!(bad.code, Some(2));
+}
