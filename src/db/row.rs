@@ -204,6 +204,9 @@ pub struct Row {
     pub stats_tags: StatsTags<'static>,
     /// The book opening, as `stats` counts it.
     pub opening: Option<OpeningId>,
+    /// The codes of the game's findings (`diagnostic::of_game`), found on
+    /// the worker that replayed it.
+    pub codes: Vec<&'static str>,
     /// With `--positions`: the key of each position of the mainline up to
     /// the ply asked for, with the ply it first occurred at.
     pub positions: Vec<(i64, u32)>,
@@ -278,11 +281,19 @@ impl Observer for RowMaker {
             return;
         }
         let at = self.ply - 1;
-        if let Some(clock) = command(text, b"%clk").and_then(clock_ms) {
-            put(&mut self.clocks, at, clock);
-        }
-        if let Some(eval) = command(text, b"%eval").and_then(eval) {
-            put(&mut self.evals, at, eval);
+        // One pass for the `%` of both commands: lichess writes both on
+        // nearly every ply of its annotated games.
+        for start in memchr::memchr_iter(b'%', text) {
+            let rest = &text[start + 1..];
+            if let Some(arg) = rest.strip_prefix(b"clk").and_then(argument) {
+                if let Some(clock) = clock_ms(arg) {
+                    put(&mut self.clocks, at, clock);
+                }
+            } else if let Some(arg) = rest.strip_prefix(b"eval").and_then(argument)
+                && let Some(eval) = eval(arg)
+            {
+                put(&mut self.evals, at, eval);
+            }
         }
     }
 
@@ -327,8 +338,16 @@ impl Observer for RowMaker {
             stats_tags: StatsTags::of(game.tags).into_owned(),
             opening,
             positions: std::mem::take(&mut self.positions),
+            codes: codes(record),
         }
     }
+}
+
+/// The codes of a record's findings, in `validate`'s order.
+fn codes(record: &crate::record::GameRecord) -> Vec<&'static str> {
+    let mut findings = Vec::new();
+    crate::diagnostic::of_game(0, record, &mut findings);
+    findings.iter().map(|finding| finding.code.code()).collect()
 }
 
 /// Sets `values[at]`, growing the list with nones.
@@ -339,32 +358,43 @@ fn put(values: &mut Vec<Option<i32>>, at: usize, value: i32) {
     values[at] = Some(value);
 }
 
-/// The argument of `[%name ARG]` in a comment.
-fn command<'t>(text: &'t [u8], name: &[u8]) -> Option<&'t [u8]> {
-    let at = memchr::memmem::find(text, name)?;
-    let rest = &text[at + name.len()..];
+/// The argument after a command's name (`%clk 0:03:00]`): from the
+/// whitespace that must follow the name to the closing bracket, trimmed.
+fn argument(rest: &[u8]) -> Option<&[u8]> {
+    if !rest.first().is_some_and(u8::is_ascii_whitespace) {
+        return None;
+    }
     let end = memchr::memchr(b']', rest)?;
     Some(rest[..end].trim_ascii())
 }
 
+/// Digits as a number (at most 9 of them), `None` for anything else.
+fn number(digits: &[u8]) -> Option<u32> {
+    if digits.is_empty() || digits.len() > 9 || !digits.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    Some(digits.iter().fold(0, |n, &d| n * 10 + u32::from(d - b'0')))
+}
+
 /// `H:MM:SS` or `H:MM:SS.f` in milliseconds.
 fn clock_ms(text: &[u8]) -> Option<i32> {
-    let text = std::str::from_utf8(text).ok()?;
-    let mut parts = text.split(':');
+    let mut parts = text.split(|&b| b == b':');
     let (h, m, s) = (parts.next()?, parts.next()?, parts.next()?);
     if parts.next().is_some() {
         return None;
     }
-    let (h, m): (u32, u32) = (h.parse().ok()?, m.parse().ok()?);
-    let (whole, fraction) = s.split_once('.').unwrap_or((s, ""));
-    let s: u32 = whole.parse().ok()?;
+    let (whole, fraction) = match s.iter().position(|&b| b == b'.') {
+        Some(dot) => (&s[..dot], &s[dot + 1..]),
+        None => (s, &b""[..]),
+    };
     let mut ms = 0;
-    for (i, d) in fraction.bytes().take(3).enumerate() {
+    for (i, &d) in fraction.iter().take(3).enumerate() {
         if !d.is_ascii_digit() {
             return None;
         }
         ms += u32::from(d - b'0') * [100, 10, 1][i];
     }
+    let (h, m, s) = (number(h)?, number(m)?, number(whole)?);
     let total = (u64::from(h) * 3600 + u64::from(m) * 60 + u64::from(s)) * 1000 + u64::from(ms);
     i32::try_from(total).ok()
 }
@@ -375,17 +405,34 @@ pub const MATE: i32 = 100_000;
 /// `0.17`, `-1.5` (pawns) or `#3`, `#-2` (mates) in the units of
 /// [`Row::evals`].
 fn eval(text: &[u8]) -> Option<i32> {
-    let text = std::str::from_utf8(text).ok()?;
     // `%eval 0.17,23` (with a depth) is written by some tools.
-    let text = text.split(',').next()?.trim();
-    if let Some(mate) = text.strip_prefix('#') {
-        let n: i32 = mate.parse().ok()?;
-        let n = n.clamp(-(MATE - 1), MATE - 1);
-        return Some(if n < 0 { -(MATE + n) } else { MATE - n });
+    let text = text.split(|&b| b == b',').next()?.trim_ascii();
+    let (mate, text) = match text.strip_prefix(b"#") {
+        Some(rest) => (true, rest),
+        None => (false, text),
+    };
+    let (negative, digits) = match text.first() {
+        Some(b'-') => (true, &text[1..]),
+        Some(b'+') => (false, &text[1..]),
+        _ => (false, text),
+    };
+    let sign = if negative { -1 } else { 1 };
+    if mate {
+        let n = i32::try_from(number(digits)?).ok()?.min(MATE - 1);
+        return Some(sign * (MATE - n));
     }
-    let pawns: f64 = text.parse().ok()?;
-    let cp = (pawns * 100.0).round();
-    (cp.is_finite() && cp.abs() < f64::from(MATE - 1000)).then_some(cp as i32)
+    let (whole, fraction) = match digits.iter().position(|&b| b == b'.') {
+        Some(dot) => (&digits[..dot], &digits[dot + 1..]),
+        None => (digits, &b""[..]),
+    };
+    if !fraction.iter().all(u8::is_ascii_digit) || whole.len() > 6 {
+        return None;
+    }
+    // Centipawns, rounded half away from zero on the third decimal.
+    let mut cp = i64::from(number(whole)?) * 100;
+    let decimal = |i: usize| fraction.get(i).map_or(0, |&d| i64::from(d - b'0'));
+    cp += decimal(0) * 10 + decimal(1) + i64::from(decimal(2) >= 5);
+    (cp < i64::from(MATE - 1000)).then(|| sign * cp as i32)
 }
 
 /// The final position's key and material, from its FEN, set up as the
@@ -430,6 +477,15 @@ mod tests {
 
     #[test]
     fn clocks_and_evals_are_read_as_lichess_writes_them() {
+        let clk = |text: &str| clock_ms(text.as_bytes());
+        assert_eq!(clk("0:03:00"), Some(180_000));
+        assert_eq!(clk("1:00:05.3"), Some(3_605_300));
+        assert_eq!(eval(b"0.175"), Some(18));
+        assert_eq!(eval(b"12"), Some(1200));
+        assert_eq!(eval(b"-0.3,21"), Some(-30));
+        assert_eq!(eval(b"1.x"), None);
+        assert_eq!(argument(b" 0:03:00] rest"), Some(&b"0:03:00"[..]));
+        assert_eq!(argument(b"x 0:03:00]"), None);
         assert_eq!(clock_ms(b"0:03:00"), Some(180_000));
         assert_eq!(clock_ms(b"1:00:05.3"), Some(3_605_300));
         assert_eq!(clock_ms(b"0:00"), None);
@@ -439,7 +495,6 @@ mod tests {
         assert_eq!(eval(b"#3"), Some(MATE - 3));
         assert_eq!(eval(b"#-2"), Some(-(MATE - 2)));
         assert_eq!(eval(b"nan"), None);
-        assert_eq!(command(b"[%eval 0.17] [%clk 0:03:00]", b"%clk"), Some(&b"0:03:00"[..]));
     }
 
     #[test]

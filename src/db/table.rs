@@ -23,10 +23,7 @@ use arrow_array::{
 use arrow_schema::SchemaRef;
 
 use super::row::{ELO_TAGS, Header, Row, TEXT_TAGS};
-use crate::{
-    diagnostic,
-    record::{ErrorKind, GameError, GameRecord, Termination, Warning, WarningKind},
-};
+use crate::record::{ErrorKind, GameError, GameRecord, Termination, Warning, WarningKind};
 
 /// The columns of `games`, in order (docs/DATABASE.md lists the same).
 pub const COLUMNS: [&str; 55] = [
@@ -275,7 +272,7 @@ impl TableBuilder {
         }
         // The key and value builders are fed in step: cannot fail.
         let _ = self.tags.append(true);
-        self.push_verdict(record);
+        self.push_verdict(record, &row.codes);
         self.moves.append_value(&row.moves);
         list(&mut self.clocks, row.clocks.as_deref());
         list(&mut self.evals, row.evals.as_deref());
@@ -285,7 +282,7 @@ impl TableBuilder {
         self.mainline_hash.append_value(row.mainline_hash);
     }
 
-    fn push_verdict(&mut self, r: &GameRecord) {
+    fn push_verdict(&mut self, r: &GameRecord, codes: &[&str]) {
         self.result_marker.append_option(r.result_marker);
         self.variant.append_value(&r.variant);
         self.valid.append_value(r.valid);
@@ -322,10 +319,8 @@ impl TableBuilder {
         self.warnings.append(true);
         self.warning_lines.append(true);
         self.warning_messages.append(true);
-        let mut findings = Vec::new();
-        diagnostic::of_game(0, r, &mut findings);
-        for finding in &findings {
-            self.codes.values().append_value(finding.code.code());
+        for code in codes {
+            self.codes.values().append_value(code);
         }
         self.codes.append(true);
         // Empty when the game was not replayed: null, as SQL expects.
