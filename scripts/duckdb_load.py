@@ -16,7 +16,15 @@ For the fixtures (one run over fixtures/, recursively) and, when
   guess of the column's type does not see;
 - the CSV's `tag_Site` (and white, black, event) of each game is the JSON
   Lines record's; for the corpus, each game's `[Site "..."]` read from the
-  PGN in file order, so that its lichess id joins back.
+  PGN in file order, so that its lichess id joins back;
+- `arbiter db build --positions` of the same input: DuckDB reads
+  `DIR/games/*.parquet` with no options, one row per game, each column of
+  the type docs/DATABASE.md documents; each row's verdict is the CSV
+  record's; the positions files hold each replayed game's start position
+  and name no other game; and the `moves` column, decoded as
+  docs/DATABASE.md says and replayed with python-chess (when installed),
+  reaches each game's `final_fen`, whose key is python-chess's polyglot
+  hash.
 
 Skipped, saying so on standard error, when the duckdb Python package is
 missing (`pip install duckdb`; .ci/run installs it), and the corpus part
@@ -101,6 +109,128 @@ def load(duckdb, label, inputs, arbiter, tmp, tagged_csv_options="", expected_ga
     return db, records
 
 
+# The types DuckDB must read the documented columns as (docs/DATABASE.md).
+DATABASE_TYPES = {
+    "game_id": "BIGINT", "source_id": "INTEGER", "file": "VARCHAR", "offset": "BIGINT",
+    "index": "BIGINT", "date": "DATE", "date_text": "VARCHAR", "white_elo": "INTEGER",
+    "time_base": "BIGINT", "utc_datetime": "TIMESTAMP WITH TIME ZONE",
+    "tags": "MAP(VARCHAR, VARCHAR)", "valid": "BOOLEAN", "plies": "INTEGER",
+    "warnings": "VARCHAR[]", "warning_lines": "BIGINT[]", "codes": "VARCHAR[]",
+    "moves": "BLOB", "clocks": "INTEGER[]", "evals": "INTEGER[]", "text": "BLOB",
+    "final_material": "VARCHAR", "final_key": "BIGINT", "mainline_hash": "BIGINT",
+}
+
+
+def decode_moves(blob, board):
+    """Plays a `moves` value on `board`, as docs/DATABASE.md decodes it."""
+    import chess
+    for i in range(0, len(blob), 2):
+        code = blob[i] | blob[i + 1] << 8
+        src, dst, kind = code & 63, (code >> 6) & 63, code >> 12
+        if kind >= 9:
+            move = chess.Move(dst, dst, drop=kind - 8)
+        elif 2 <= kind <= 6:
+            move = chess.Move(src, dst, promotion=kind)
+        else:
+            move = chess.Move(src, dst)
+        if not board.is_legal(move):
+            raise ValueError(f"ply {i // 2 + 1}: {move.uci()} is not legal in {board.fen()}")
+        board.push(move)
+
+
+def placement(fen):
+    """A FEN's placement (its pocket sorted) and side to move."""
+    board, turn = fen.split()[:2]
+    if "[" in board:
+        board, pocket = board.rstrip("]").split("[")
+        board += "[" + "".join(sorted(pocket)) + "]"
+    return board, turn
+
+
+def board_of(variant, fen):
+    """The start position of a stored game, in python-chess."""
+    import chess
+    import chess.variant
+    if variant in ("chess", "chess960"):
+        cls = chess.Board
+    else:
+        cls = chess.variant.find_variant({"3check": "threecheck"}.get(variant, variant))
+    chess960 = variant == "chess960"
+    return cls(fen, chess960=chess960) if fen else cls(chess960=chess960)
+
+
+def database(duckdb, label, inputs, arbiter, tmp, db_conn, replay_at_most=None):
+    """Builds a database of `inputs` and checks DuckDB's reading of it
+    against the records already loaded into `db_conn` (table p)."""
+    out = tmp / f"{label}-db"
+    subprocess.run([arbiter, "db", "build", "-q", "--positions", *inputs, "-o", str(out)],
+                   check=True, cwd=ROOT)
+    glob = f"{out}/games/*.parquet"
+    types = dict(db_conn.execute(f"SELECT column_name, column_type FROM (DESCRIBE FROM '{glob}')")
+                 .fetchall())
+    wrong = {c: (types.get(c), t) for c, t in DATABASE_TYPES.items() if types.get(c) != t}
+    check(label, not wrong, f"database column types (found, documented): {wrong}")
+    db_conn.execute(f"CREATE TABLE g AS FROM '{glob}'")
+    rows, records = (db_conn.execute(f"SELECT count(*) FROM {t}").fetchone()[0] for t in "gp")
+    check(label, rows == records, f"{rows} rows in the database, {records} records")
+    joined, differ = db_conn.execute("""
+        SELECT count(*), count(*) FILTER (
+            g.valid IS DISTINCT FROM p.valid OR g.plies IS DISTINCT FROM p.plies
+            OR g.final_fen IS DISTINCT FROM p.final_fen OR g.white IS DISTINCT FROM p.white
+            OR g.error_kind IS DISTINCT FROM p.error_kind
+            OR g.termination IS DISTINCT FROM p.termination)
+        FROM g JOIN p USING (file, index)
+    """).fetchone()
+    check(label, joined == records and differ == 0,
+          f"{joined} of {records} rows join the records, {differ} differ")
+    positions = f"{out}/positions/*.parquet"
+    types = db_conn.execute(f"SELECT column_name, column_type FROM (DESCRIBE FROM '{positions}')")
+    check(label, types.fetchall() == [("key", "BIGINT"), ("game_id", "BIGINT"), ("ply", "INTEGER")],
+          "positions columns")
+    starts, replayed, orphans = db_conn.execute(f"""
+        SELECT (SELECT count(*) FROM '{positions}' WHERE ply = 0),
+               (SELECT count(*) FROM g WHERE final_fen IS NOT NULL),
+               (SELECT count(*) FROM '{positions}' p ANTI JOIN g USING (game_id))
+    """).fetchone()
+    check(label, starts == replayed and orphans == 0,
+          f"{starts} start positions for {replayed} games replayed; {orphans} of no game")
+    try:
+        import chess  # noqa: F401
+    except ImportError:
+        print(f"duckdb_load: {label}: moves not decoded (python-chess missing)", file=sys.stderr)
+        return
+    games = db_conn.execute("""
+        SELECT game_id, variant, fen, moves, final_fen, plies, final_key FROM g
+        WHERE error_kind IS NULL AND 'unsupported_variant' NOT IN warnings
+        ORDER BY game_id
+    """).fetchall()
+    if replay_at_most is not None:
+        games = games[:replay_at_most]
+    import chess.polyglot
+    decoded = keyed = 0
+    for game_id, variant, fen, blob, final_fen, plies, final_key in games:
+        board = board_of(variant, fen)
+        decode_moves(blob, board)
+        check(label, len(blob) == 2 * plies, f"game {game_id}: {len(blob)} bytes, {plies} plies")
+        # Piece placement and side to move: the FEN's first two fields (a
+        # crazyhouse pocket's pieces in any order).
+        check(label, placement(board.fen()) == placement(final_fen),
+              f"game {game_id}: decoded to {board.fen()}, arbiter has {final_fen}")
+        decoded += 1
+        # The key is the polyglot hash, signed; python-chess's counts an en
+        # passant capture that is pseudo-legal only, arbiter's a legal one.
+        if variant == "chess" and (board.has_legal_en_passant()
+                                   or not board.has_pseudo_legal_en_passant()):
+            polyglot = chess.polyglot.zobrist_hash(board)
+            signed = polyglot - (1 << 64) if polyglot >= 1 << 63 else polyglot
+            check(label, signed == final_key,
+                  f"game {game_id}: final_key {final_key}, polyglot hash {signed}")
+            keyed += 1
+    print(f"duckdb_load: {label}: database of {rows} games reads in DuckDB with the documented "
+          f"types; {decoded} games' moves decode with python-chess to their final position, "
+          f"and {keyed} final keys are python-chess's polyglot hashes")
+
+
 def main():
     try:
         import duckdb
@@ -110,7 +240,8 @@ def main():
     arbiter = arbiter_binary()
     with tempfile.TemporaryDirectory(prefix="arbiter-duckdb.") as tmp:
         tmp = Path(tmp)
-        load(duckdb, "fixtures", ["-r", "fixtures"], arbiter, tmp)
+        db, _ = load(duckdb, "fixtures", ["-r", "fixtures"], arbiter, tmp)
+        database(duckdb, "fixtures", ["-r", "fixtures"], arbiter, tmp, db)
 
         if not CORPUS_FILE.exists():
             skip(f"{CORPUS_FILE} not found", "ARBITER_REQUIRE_CORPUS")
@@ -142,6 +273,7 @@ def main():
         check("corpus", joined == rows == ids,
               f"{joined} of {rows} games have their PGN's Site, {ids} distinct lichess ids")
         print(f"duckdb_load: corpus: every one of {rows} games joins back by its Site")
+        database(duckdb, "corpus", [str(CORPUS_FILE)], arbiter, tmp, db, replay_at_most=2000)
 
 
 if __name__ == "__main__":

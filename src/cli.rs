@@ -115,6 +115,12 @@ pub enum Command {
     /// unreadable inputs or illegal positions. The counts include the
     /// positions labelled dead that the per-ply pre-filter would skip.
     Winnable(WinnableArgs),
+    /// A game database: Parquet files that DuckDB, Polars, pandas, Spark
+    /// and Trino read as they are, built once from PGN (`db build`) and
+    /// queried again without it (`db info`, `db stats`, `db search`, `db
+    /// export`). Layout and columns: docs/DATABASE.md.
+    #[cfg(feature = "db")]
+    Db(DbArgs),
     /// Print a shell completion script for SHELL on standard output.
     ///
     /// For bash: `arbiter completions bash > ~/.local/share/bash-completion/completions/arbiter`;
@@ -719,4 +725,188 @@ mod tests {
     fn command_line_definition_is_consistent() {
         Cli::command().debug_assert();
     }
+}
+
+/// Arguments of `db`.
+#[cfg(feature = "db")]
+#[derive(Debug, Args)]
+pub struct DbArgs {
+    /// What to do with the database.
+    #[command(subcommand)]
+    pub command: DbCommand,
+}
+
+/// The subcommands of `db`.
+#[cfg(feature = "db")]
+#[derive(Debug, Subcommand)]
+pub enum DbCommand {
+    /// Build a database in DIR from PGN files, or add new files to it.
+    ///
+    /// Each game is replayed as `games` replays it and becomes a row of
+    /// the `games` table: its tags, arbiter's verdict, its moves (two
+    /// bytes a ply), lichess's clocks and evaluations, its final position.
+    /// Files already in the database (the same SHA-256) are skipped; new
+    /// ones become new files; nothing is rewritten. With predicates, only
+    /// the games that match are stored. Exit status: 0, or 2 for usage
+    /// errors or unreadable inputs.
+    Build(DbBuildArgs),
+    /// Print what a database holds: its sources, shards and games.
+    Info(DbInfoArgs),
+    /// The statistics of `arbiter stats` over the database's games, from
+    /// the partials stored with each shard (the same tables and options).
+    Stats(DbStatsArgs),
+    /// The games of the database that match the predicates of `filter`,
+    /// as records (CSV or JSON Lines, those of `games`) or as PGN.
+    ///
+    /// Exit status: 0 when some game matched, 1 when none did, 2 for usage
+    /// errors or an unreadable database.
+    Search(DbSearchArgs),
+    /// Write the games that match the predicates (every game without) as
+    /// PGN: each game's own bytes when its source file is still there
+    /// unchanged and uncompressed, else written in export format from
+    /// what is stored.
+    Export(DbExportArgs),
+    /// The games whose mainline reached a position, through the positions
+    /// files of `db build --positions` (positions up to the ply they
+    /// index), else by a scan of every game; each hit is checked by
+    /// replaying the game, so a collision of keys never gives a wrong game.
+    ///
+    /// Exit status: 0 when some game matched, 1 when none did, 2 for usage
+    /// errors or an unreadable database.
+    Find(DbFindArgs),
+    /// Print the key of a position, as the `positions` files and the
+    /// `final_key` column store it (a signed 64-bit integer), for queries
+    /// in SQL.
+    Key(DbKeyArgs),
+}
+
+/// Arguments of `db key`.
+#[cfg(feature = "db")]
+#[derive(Debug, Args)]
+pub struct DbKeyArgs {
+    /// The position, in FEN.
+    #[arg(value_name = "FEN")]
+    pub fen: String,
+}
+
+/// Arguments of `db find`.
+#[cfg(feature = "db")]
+#[derive(Debug, Args)]
+pub struct DbFindArgs {
+    /// The database directory.
+    #[arg(value_name = "DIR")]
+    pub dir: PathBuf,
+    /// The position (pieces, side to move, castling rights, and en
+    /// passant only when a capture is legal; transpositions count).
+    #[arg(long, value_name = "FEN", required = true)]
+    pub fen: String,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = DbFormat::Csv)]
+    pub format: DbFormat,
+    /// Print only the number of games that reached it.
+    #[arg(long, conflicts_with = "format")]
+    pub count: bool,
+    /// Print the first N games only.
+    #[arg(long, value_name = "N")]
+    pub limit: Option<u64>,
+}
+
+/// Arguments of `db build`.
+#[cfg(feature = "db")]
+#[derive(Debug, Args)]
+pub struct DbBuildArgs {
+    /// Inputs.
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// Which games to store.
+    #[command(flatten)]
+    pub select: SelectArgs,
+    /// The database directory (created if missing; a database there is
+    /// extended).
+    #[arg(long, short = 'o', value_name = "DIR")]
+    pub output: PathBuf,
+    /// Most games in one file of the `games` table.
+    #[arg(long, value_name = "N", default_value_t = 1_000_000, value_parser = clap::value_parser!(u64).range(1..))]
+    pub shard_games: u64,
+    /// Games in a row group of the `games` files.
+    #[arg(long, value_name = "N", default_value_t = 100_000, value_parser = clap::value_parser!(u64).range(1..))]
+    pub row_group: u64,
+    /// Also write the `positions` files, for `db find`: the key of each
+    /// position of each game's mainline up to ply PLIES (40 when no value
+    /// is given), sorted by key.
+    #[arg(long, value_name = "PLIES", num_args = 0..=1, require_equals = true, default_missing_value = "40")]
+    pub positions: Option<u32>,
+}
+
+/// Arguments of `db info`.
+#[cfg(feature = "db")]
+#[derive(Debug, Args)]
+pub struct DbInfoArgs {
+    /// The database directory.
+    #[arg(value_name = "DIR")]
+    pub dir: PathBuf,
+}
+
+/// Arguments of `db stats`.
+#[cfg(feature = "db")]
+#[derive(Debug, Args)]
+pub struct DbStatsArgs {
+    /// The database directory.
+    #[arg(value_name = "DIR")]
+    pub dir: PathBuf,
+    /// Outputs.
+    #[command(flatten)]
+    pub report: ReportArgs,
+}
+
+/// Arguments of `db search`.
+#[cfg(feature = "db")]
+#[derive(Debug, Args)]
+pub struct DbSearchArgs {
+    /// The database directory.
+    #[arg(value_name = "DIR")]
+    pub dir: PathBuf,
+    /// Which games.
+    #[command(flatten)]
+    pub select: SelectArgs,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = DbFormat::Csv)]
+    pub format: DbFormat,
+    /// Print only the number of games that match.
+    #[arg(long, conflicts_with = "format")]
+    pub count: bool,
+    /// Print the first N games that match only.
+    #[arg(long, value_name = "N")]
+    pub limit: Option<u64>,
+}
+
+/// Output formats of `db search`.
+#[cfg(feature = "db")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum DbFormat {
+    /// The records of `games`, as CSV with a header row.
+    Csv,
+    /// The records of `games`, one JSON object per line.
+    Jsonl,
+    /// The games as PGN (as `db export` writes them).
+    Pgn,
+}
+
+/// Arguments of `db export`.
+#[cfg(feature = "db")]
+#[derive(Debug, Args)]
+pub struct DbExportArgs {
+    /// The database directory.
+    #[arg(value_name = "DIR")]
+    pub dir: PathBuf,
+    /// Which games.
+    #[command(flatten)]
+    pub select: SelectArgs,
+    /// The PGN file to write (`-`: standard output; `.zst` or `.gz`
+    /// compress).
+    #[arg(long, short = 'o', value_name = "FILE")]
+    pub output: PathBuf,
+    /// No count of the games written on standard error.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
 }

@@ -6,6 +6,8 @@
 
 use std::path::PathBuf;
 
+#[cfg(feature = "db")]
+use crate::cli::{DbCommand, DbExportArgs, DbSearchArgs};
 use crate::{
     cli::{Command, FilterFormat, InputArgs, SelectArgs, ValidateFormat},
     pipeline::{DEFAULT_CHUNK_SIZE, PipelineOptions},
@@ -92,22 +94,36 @@ impl Config {
                 ReplayOptions { variations: true, ..ReplayOptions::default() },
                 &everything,
             ),
+            // The database is built as `games` replays: the whole record,
+            // with the final position.
+            #[cfg(feature = "db")]
+            Command::Db(args) => match &args.command {
+                DbCommand::Build(args) => (
+                    &args.input,
+                    ReplayOptions { final_fen: true, ..ReplayOptions::default() },
+                    &args.select,
+                ),
+                // Reading a database reads no PGN: the predicates alone.
+                DbCommand::Search(DbSearchArgs { select, .. })
+                | DbCommand::Export(DbExportArgs { select, .. }) => {
+                    let selection = selection(select, &[]).map_err(anyhow::Error::msg)?;
+                    return Ok(Config { selection, ..Config::none() });
+                }
+                // `db find` checks each hit as `--fen` does.
+                DbCommand::Find(args) => {
+                    let select =
+                        SelectArgs { fen: vec![args.fen.clone()], ..SelectArgs::default() };
+                    let selection = selection(&select, &[]).map_err(anyhow::Error::msg)?;
+                    return Ok(Config { selection, ..Config::none() });
+                }
+                DbCommand::Info(_) | DbCommand::Stats(_) | DbCommand::Key(_) => {
+                    return Ok(Config::none());
+                }
+            },
             Command::Merge(_)
             | Command::Completions(_)
             | Command::Man(_)
-            | Command::Winnable(_) => {
-                let pipeline = PipelineOptions { jobs: 1, chunk_size: DEFAULT_CHUNK_SIZE };
-                let replay = ReplayOptions::default();
-                return Ok(Config {
-                    files: Vec::new(),
-                    loops: Vec::new(),
-                    without_pgn: Vec::new(),
-                    replay,
-                    pipeline,
-                    selection: Selection::everything(),
-                    quiet: true,
-                });
-            }
+            | Command::Winnable(_) => return Ok(Config::none()),
         };
         let selection = selection(select, &[]).map_err(anyhow::Error::msg)?;
         let mut replay = replay;
@@ -116,6 +132,19 @@ impl Config {
         let verdict_unread = replay.early_stop || matches!(command, Command::Dupes(_));
         replay.skip_laws = verdict_unread && !selection.reads_verdict();
         Ok(Config { selection, ..Config::new(input, replay) })
+    }
+
+    /// The configuration of a command that reads no PGN.
+    fn none() -> Config {
+        Config {
+            files: Vec::new(),
+            loops: Vec::new(),
+            without_pgn: Vec::new(),
+            replay: ReplayOptions::default(),
+            pipeline: PipelineOptions { jobs: 1, chunk_size: DEFAULT_CHUNK_SIZE },
+            selection: Selection::everything(),
+            quiet: true,
+        }
     }
 
     /// The configuration of the input arguments `input`, with `replay`

@@ -23,6 +23,8 @@ pub mod app;
 pub mod chess;
 pub mod cli;
 pub mod config;
+#[cfg(feature = "db")]
+pub mod db;
 pub mod diagnostic;
 pub mod dupes;
 pub mod exit;

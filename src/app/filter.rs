@@ -108,21 +108,22 @@ fn partition(
 }
 
 /// Where a stream of games goes: standard output, or a file written whole
-/// or not at all, compressed by its name's extension.
-enum Output {
+/// or not at all, compressed by its name's extension (`filter`, `db
+/// export`).
+pub(super) enum Output {
     Stdout(Box<dyn Write>),
     File { replacement: Replacement, encoder: Box<Encoder> },
 }
 
 /// A file's compression.
-enum Encoder {
+pub(super) enum Encoder {
     Plain(BufWriter<File>),
     Zstd(zstd::Encoder<'static, BufWriter<File>>),
     Gzip(flate2::write::GzEncoder<BufWriter<File>>),
 }
 
 impl Output {
-    fn open(path: Option<&Path>, run: &super::Run) -> anyhow::Result<Output> {
+    pub(super) fn open(path: Option<&Path>, run: &super::Run) -> anyhow::Result<Output> {
         let Some(path) = path.filter(|path| path.as_os_str() != "-") else {
             return Ok(Output::Stdout(Box::new(run.progress.writer())));
         };
@@ -140,7 +141,7 @@ impl Output {
         Ok(Output::File { replacement, encoder: Box::new(encoder) })
     }
 
-    fn writer(&mut self) -> &mut dyn Write {
+    pub(super) fn writer(&mut self) -> &mut dyn Write {
         match self {
             Output::Stdout(wtr) => wtr,
             Output::File { encoder, .. } => match &mut **encoder {
@@ -152,7 +153,7 @@ impl Output {
     }
 
     /// Flushes, and puts a file in place (a new file gets rw-r--r--).
-    fn finish(self) -> io::Result<()> {
+    pub(super) fn finish(self) -> io::Result<()> {
         match self {
             Output::Stdout(mut wtr) => wtr.flush(),
             Output::File { replacement, encoder } => {

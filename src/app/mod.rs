@@ -4,6 +4,8 @@
 
 mod check;
 mod crosstable;
+#[cfg(feature = "db")]
+mod db;
 mod dupes;
 mod filter;
 mod fmt;
@@ -98,6 +100,8 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitStatus> {
         Command::Dupes(args) => dupes::run(args, &run),
         Command::Tree(args) => tree::run(args, &run),
         Command::Winnable(args) => winnable::run(args),
+        #[cfg(feature = "db")]
+        Command::Db(args) => db::run(args, &run),
         Command::Completions(args) => generate::completions(args.shell),
         Command::Man(args) => generate::man(args.command.as_deref()),
     }
@@ -141,7 +145,18 @@ impl Run {
         observer: impl Fn() -> O + Sync,
         sink: &mut dyn Sink<O::Output>,
     ) -> io::Result<Summary> {
-        let Config { files, replay, pipeline, selection, .. } = &self.config;
+        self.games_of(&self.config.files, observer, sink)
+    }
+
+    /// Runs the pipeline on `files` (some of the configuration's) with
+    /// `observer` and `sink`.
+    fn games_of<O: Observer>(
+        &self,
+        files: &[PathBuf],
+        observer: impl Fn() -> O + Sync,
+        sink: &mut dyn Sink<O::Output>,
+    ) -> io::Result<Summary> {
+        let Config { replay, pipeline, selection, .. } = &self.config;
         if selection.is_everything() {
             pipeline::run(files, *replay, *pipeline, &self.progress, observer, sink)
         } else {

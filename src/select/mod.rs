@@ -347,6 +347,12 @@ impl Selection {
         !self.inner.verdict.is_empty()
     }
 
+    /// Whether a predicate looks at the positions or moves of the
+    /// mainline (the moves must then be replayed to decide it).
+    pub fn reads_board(&self) -> bool {
+        !self.inner.board_clauses.is_empty()
+    }
+
     /// Whether every game is selected.
     pub fn is_everything(&self) -> bool {
         let p = &self.inner;

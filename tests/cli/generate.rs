@@ -57,13 +57,15 @@ fn man_writes_a_roff_page() {
 }
 
 /// `--version` names the version and, built in a git checkout, the
-/// commit; no features (arbiter has no optional ones).
+/// commit, then the optional features on (`db`, on by default).
 #[test]
 fn version_names_the_commit() {
     let version = run(&["--version"]);
     assert_eq!(version.code, Some(0));
-    let pattern = regex::Regex::new(r"^arbiter \d+\.\d+\.\d+( \(commit [0-9a-f]{7,}\))?\n$")
-        .expect("a valid pattern");
+    let pattern = regex::Regex::new(
+        r"^arbiter \d+\.\d+\.\d+( \((commit [0-9a-f]{7,})?(; )?(features: db)?\))?\n$",
+    )
+    .expect("a valid pattern");
     assert!(pattern.is_match(&version.stdout), "{:?}", version.stdout);
     let head = Command::new("git")
         .args(["rev-parse", "--short", "HEAD"])
@@ -73,6 +75,8 @@ fn version_names_the_commit() {
         .filter(|out| out.status.success())
         .map(|out| String::from_utf8_lossy(&out.stdout).trim().to_owned());
     if let Some(head) = head {
-        assert!(version.stdout.contains(&format!("(commit {head})")), "{}", version.stdout);
+        assert!(version.stdout.contains(&format!("(commit {head}")), "{}", version.stdout);
     }
+    #[cfg(feature = "db")]
+    assert!(version.stdout.contains("features: db)"), "{}", version.stdout);
 }

@@ -24,6 +24,8 @@
 mod bad_input;
 mod check;
 mod crosstable;
+#[cfg(feature = "db")]
+mod db;
 mod dupes;
 mod filter;
 mod fmt;

@@ -1,0 +1,400 @@
+//! `arbiter db`: builds a game database (the pipeline with `db`'s row
+//! observer and shard store), and reads one back: `info` (the manifest),
+//! `stats` (a merge of the shards' partials), `search` (`filter`'s
+//! predicates on the stored games) and `export` (the games as PGN).
+
+use std::{
+    collections::HashMap,
+    fs::{self, File},
+    io::{self, BufReader, Write},
+    ops::ControlFlow,
+    os::unix::fs::FileExt,
+    path::Path,
+};
+
+use anyhow::{Context, bail};
+
+use crate::{
+    cli::{
+        DbArgs, DbBuildArgs, DbCommand, DbExportArgs, DbFindArgs, DbFormat, DbInfoArgs,
+        DbSearchArgs, DbStatsArgs,
+    },
+    db::{
+        manifest::{self, Manifest, Source},
+        row::RowMaker,
+        scan::{self, Matcher},
+        store::{Sizes, Store},
+        table::StoredGame,
+    },
+    exit::ExitStatus,
+    pipeline::Merge,
+    sink::{CsvSink, JsonlSink, Limit, Sink},
+    source,
+    stats::{Stats, partial, report},
+};
+
+/// Runs `db`.
+pub(super) fn run(args: DbArgs, run: &super::Run) -> anyhow::Result<ExitStatus> {
+    match args.command {
+        DbCommand::Build(args) => build(&args, run),
+        DbCommand::Info(args) => info(&args),
+        DbCommand::Stats(args) => stats(&args),
+        DbCommand::Search(args) => search(&args, run),
+        DbCommand::Export(args) => export(&args, run),
+        DbCommand::Find(args) => find(&args, run),
+        DbCommand::Key(args) => {
+            writeln!(io::stdout().lock(), "{}", key_of(&args.fen)?)?;
+            Ok(ExitStatus::Clean)
+        }
+    }
+}
+
+/// A line on standard error, unless `--quiet`.
+fn note(run: &super::Run, text: &str) -> io::Result<()> {
+    if run.config.quiet {
+        return Ok(());
+    }
+    run.progress.suspend(|| writeln!(io::stderr().lock(), "{text}"))
+}
+
+/// `db build`: the new inputs (by digest) into new shards, then the
+/// manifest.
+fn build(args: &DbBuildArgs, run: &super::Run) -> anyhow::Result<ExitStatus> {
+    let dir = &args.output;
+    super::output_dir("--output", dir)?;
+    for sub in ["games", "stats", "positions"] {
+        let path = dir.join(sub);
+        fs::create_dir_all(&path).with_context(|| format!("creating {}", path.display()))?;
+    }
+    let existing = Manifest::read(dir)?;
+    let new_database = existing.is_none();
+    let mut manifest = existing.unwrap_or_default();
+    sweep(dir, &manifest, run)?;
+    let mut input_errors = 0;
+    let mut added: Vec<Source> = Vec::new();
+    let mut files = Vec::new();
+    let mut next_id = manifest.sources.iter().map(|s| s.id).max().unwrap_or(0) + 1;
+    for path in &run.config.files {
+        if source::is_stdin(path) {
+            bail!(
+                "db build reads files, not standard input: a source is known by its digest \
+                 (save the stream to a file first)"
+            );
+        }
+        let name = source::display(path);
+        let (size, sha256) = match manifest::digest(path) {
+            Ok(digest) => digest,
+            Err(error) => {
+                input_errors += 1;
+                let error = source::InputError { path: name, source: error };
+                run.progress.suspend(|| crate::sink::report_input_error(&error))?;
+                continue;
+            }
+        };
+        let known = manifest.source_with(&sha256).or(added.iter().find(|s| s.sha256 == sha256));
+        if let Some(known) = known {
+            note(run, &format!("db build: {name}: already in the database (as {})", known.path))?;
+            continue;
+        }
+        added.push(Source { id: next_id, path: name, size, sha256, games: 0 });
+        files.push(path.clone());
+        next_id += 1;
+    }
+    let ids = added.iter().map(|s| (s.path.clone(), s.id)).collect();
+    let sizes = Sizes {
+        shard_games: args.shard_games,
+        row_group: usize::try_from(args.row_group).unwrap_or(usize::MAX),
+    };
+    let first = manifest.shards.len() as u64 + 1;
+    let mut store = Store::new(dir, first, sizes, ids);
+    if !files.is_empty() {
+        let summary = run
+            .games_of(&files, || RowMaker::new(args.positions), &mut store)
+            .with_context(|| format!("writing the database {}", dir.display()))?;
+        input_errors += summary.input_errors;
+    }
+    let games: u64 = store.written.iter().map(|s| s.rows).sum();
+    for source in &mut added {
+        source.games = store.games.get(&source.id).copied().unwrap_or(0);
+    }
+    let new_files = added.len();
+    if new_files > 0 || new_database {
+        manifest.sources.extend(added);
+        manifest.shards.append(&mut store.written);
+        manifest.games = manifest.shards.iter().map(|s| s.rows).sum();
+        manifest.write(dir)?;
+    }
+    note(
+        run,
+        &format!(
+            "db build: {games} games from {new_files} new files into {} ({} games in all)",
+            dir.display(),
+            manifest.games
+        ),
+    )?;
+    Ok(if input_errors > 0 { ExitStatus::Error } else { ExitStatus::Clean })
+}
+
+/// Removes the shards and partials a run that died left behind: files
+/// named as shards that the manifest does not list.
+fn sweep(dir: &Path, manifest: &Manifest, run: &super::Run) -> anyhow::Result<()> {
+    let listed: Vec<&str> = manifest
+        .shards
+        .iter()
+        .flat_map(|s| {
+            [s.games.as_str(), s.stats.as_str()]
+                .into_iter()
+                .chain(s.positions.iter().map(String::as_str))
+        })
+        .collect();
+    let digits = |n: &str| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit());
+    for (sub, extension) in [("games", ".parquet"), ("stats", ".json"), ("positions", ".parquet")] {
+        let path = dir.join(sub);
+        let entries = fs::read_dir(&path).with_context(|| format!("reading {}", path.display()))?;
+        for entry in entries.flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let stem = name.strip_prefix("part-").and_then(|n| n.strip_suffix(extension));
+            // part-NNNNNN, and part-NNNNNN-RRR for positions.
+            let ours = stem.is_some_and(|n| match n.split_once('-') {
+                Some((shard, run)) => sub == "positions" && digits(shard) && digits(run),
+                None => sub != "positions" && digits(n),
+            });
+            if ours && !listed.contains(&format!("{sub}/{name}").as_str()) {
+                fs::remove_file(entry.path())
+                    .with_context(|| format!("removing {}", entry.path().display()))?;
+                note(
+                    run,
+                    &format!("db build: removed {sub}/{name}, left by a run that did not finish"),
+                )?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `db info`: the manifest, for people.
+fn info(args: &DbInfoArgs) -> anyhow::Result<ExitStatus> {
+    let manifest = Manifest::open(&args.dir)?;
+    let mut out = io::stdout().lock();
+    let bytes: u64 = manifest
+        .shard_paths(&args.dir)
+        .iter()
+        .filter_map(|path| fs::metadata(path).ok())
+        .map(|meta| meta.len())
+        .sum();
+    writeln!(out, "database: {}", args.dir.display())?;
+    writeln!(out, "format:   {} version {}", manifest.format, manifest.version)?;
+    writeln!(out, "games:    {}", manifest.games)?;
+    writeln!(out, "shards:   {} ({} bytes)", manifest.shards.len(), bytes)?;
+    writeln!(out, "sources:  {}", manifest.sources.len())?;
+    for source in &manifest.sources {
+        writeln!(
+            out,
+            "  {:>4}  {:>10} games  {:>14} bytes  sha256 {}  {}",
+            source.id,
+            source.games,
+            source.size,
+            &source.sha256[..source.sha256.len().min(16)],
+            source.path
+        )?;
+    }
+    out.flush()?;
+    Ok(ExitStatus::Clean)
+}
+
+/// `db stats`: the shards' partials merged, reported as `stats` does.
+fn stats(args: &DbStatsArgs) -> anyhow::Result<ExitStatus> {
+    super::stats::one_standard_output(&args.report)?;
+    let manifest = Manifest::open(&args.dir)?;
+    let mut total = Stats::default();
+    for shard in &manifest.shards {
+        let path = args.dir.join(&shard.stats);
+        let file = File::open(&path).with_context(|| format!("reading {}", path.display()))?;
+        let part = partial::read(BufReader::new(file))
+            .with_context(|| format!("reading {}", path.display()))?;
+        total.merge(part);
+    }
+    report::write(&total, &super::stats::outputs(&args.report), &mut io::stdout().lock())?;
+    Ok(ExitStatus::Clean)
+}
+
+/// `db search`: the matching games' records, PGN or count.
+fn search(args: &DbSearchArgs, run: &super::Run) -> anyhow::Result<ExitStatus> {
+    let manifest = Manifest::open(&args.dir)?;
+    let limit = args.limit.unwrap_or(u64::MAX);
+    let stdout = run.progress.writer();
+    let mut matched = 0;
+    if args.count {
+        each_match(&args.dir, &manifest, run, |_| {
+            matched += 1;
+            Ok(ControlFlow::Continue(()))
+        })?;
+        writeln!(io::stdout().lock(), "{matched}")?;
+    } else if args.format == DbFormat::Pgn {
+        let originals = Originals::of(&args.dir, &manifest);
+        let mut wtr = io::BufWriter::new(stdout);
+        each_match(&args.dir, &manifest, run, |game| {
+            wtr.write_all(&originals.text(&game)?)?;
+            matched += 1;
+            Ok(if matched >= limit { ControlFlow::Break(()) } else { ControlFlow::Continue(()) })
+        })?;
+        wtr.flush()?;
+    } else {
+        let sink: Box<dyn Sink> = match args.format {
+            DbFormat::Jsonl => Box::new(JsonlSink::new(stdout)),
+            _ => Box::new(CsvSink::new(stdout)?),
+        };
+        let mut sink = Limit::new(sink, limit);
+        each_match(&args.dir, &manifest, run, |game| {
+            matched += 1;
+            Ok(sink.record(&game.record, ())?)
+        })?;
+        sink.finish()?;
+    }
+    Ok(if matched == 0 { ExitStatus::Findings } else { ExitStatus::Clean })
+}
+
+/// `db export`: the matching games as PGN, into a file.
+fn export(args: &DbExportArgs, run: &super::Run) -> anyhow::Result<ExitStatus> {
+    super::output_file("--output", &args.output)?;
+    let manifest = Manifest::open(&args.dir)?;
+    let originals = Originals::of(&args.dir, &manifest);
+    let mut output = super::filter::Output::open(Some(&args.output), run)?;
+    let mut games = 0;
+    {
+        let wtr = output.writer();
+        each_match(&args.dir, &manifest, run, |game| {
+            wtr.write_all(&originals.text(&game)?)?;
+            games += 1;
+            Ok(ControlFlow::Continue(()))
+        })?;
+    }
+    output.finish().with_context(|| format!("writing {}", args.output.display()))?;
+    if !args.quiet {
+        writeln!(io::stderr().lock(), "db export: {games} games")?;
+    }
+    Ok(ExitStatus::Clean)
+}
+
+/// `db find`: the games that reached a position, through the positions
+/// files where the shards have them, else by a scan; each checked by
+/// replaying it (the selection of `--fen`).
+fn find(args: &DbFindArgs, run: &super::Run) -> anyhow::Result<ExitStatus> {
+    let manifest = Manifest::open(&args.dir)?;
+    let key = key_of(&args.fen)?;
+    let limit = args.limit.unwrap_or(u64::MAX);
+    let mut matcher = Matcher::new(run.config.selection.clone());
+    let originals = (args.format == DbFormat::Pgn).then(|| Originals::of(&args.dir, &manifest));
+    let mut wtr = io::BufWriter::new(run.progress.writer());
+    let mut sink: Option<Box<dyn Sink>> = match (args.count, args.format) {
+        (true, _) | (false, DbFormat::Pgn) => None,
+        (false, DbFormat::Jsonl) => Some(Box::new(JsonlSink::new(run.progress.writer()))),
+        (false, DbFormat::Csv) => Some(Box::new(CsvSink::new(run.progress.writer())?)),
+    };
+    let mut matched = 0;
+    let mut each = |game: StoredGame| -> anyhow::Result<ControlFlow<()>> {
+        if !matcher.matches(&game)? {
+            return Ok(ControlFlow::Continue(()));
+        }
+        matched += 1;
+        if let Some(sink) = &mut sink {
+            let _ = sink.record(&game.record, ())?;
+        } else if let Some(originals) = originals.as_ref().filter(|_| !args.count) {
+            wtr.write_all(&originals.text(&game)?)?;
+        }
+        Ok(if matched >= limit { ControlFlow::Break(()) } else { ControlFlow::Continue(()) })
+    };
+    for shard in &manifest.shards {
+        let flow = if shard.positions.is_empty() {
+            scan::shard_games(&args.dir.join(&shard.games), |_| true, &mut each)?
+        } else {
+            let mut ids: Vec<i64> =
+                scan::lookup(&args.dir, shard, key)?.into_iter().map(|(id, _)| id).collect();
+            ids.dedup();
+            scan::games_with_ids(&args.dir, shard, &ids, &mut each)?
+        };
+        if flow.is_break() {
+            break;
+        }
+    }
+    if args.count {
+        writeln!(wtr, "{matched}")?;
+    }
+    wtr.flush()?;
+    if let Some(sink) = &mut sink {
+        sink.finish()?;
+    }
+    Ok(if matched == 0 { ExitStatus::Findings } else { ExitStatus::Clean })
+}
+
+/// The key of a FEN's position, as the positions files store it.
+fn key_of(fen: &str) -> anyhow::Result<i64> {
+    use shakmaty::{CastlingMode, Chess, fen::Fen};
+    let parsed: Fen = fen.trim().parse().with_context(|| format!("--fen {fen}"))?;
+    let pos: Chess = parsed
+        .into_position(CastlingMode::Chess960)
+        .with_context(|| format!("--fen {fen}: not a legal position"))?;
+    Ok(crate::chess::identity::position_hash(&pos) as i64)
+}
+
+/// Hands each game of the database that the predicates select to `each`.
+fn each_match(
+    dir: &Path,
+    manifest: &Manifest,
+    run: &super::Run,
+    mut each: impl FnMut(StoredGame) -> anyhow::Result<ControlFlow<()>>,
+) -> anyhow::Result<()> {
+    let selection = &run.config.selection;
+    let mut matcher = (!selection.is_everything()).then(|| Matcher::new(selection.clone()));
+    scan::games(dir, manifest, |game| {
+        if let Some(matcher) = &mut matcher
+            && !matcher.matches(&game)?
+        {
+            return Ok(ControlFlow::Continue(()));
+        }
+        each(game)
+    })
+}
+
+/// The sources whose games can be copied byte for byte: still there,
+/// uncompressed, with the digest the manifest has.
+struct Originals {
+    files: HashMap<u32, File>,
+}
+
+impl Originals {
+    fn of(dir: &Path, manifest: &Manifest) -> Originals {
+        let mut files = HashMap::new();
+        for source in &manifest.sources {
+            // A relative path was given from where `db build` ran; tried
+            // as it is, then from the database's directory's parent.
+            let path = Path::new(&source.path);
+            let unchanged = |path: &Path| {
+                !source::is_compressed(path).unwrap_or(true)
+                    && manifest::digest(path).is_ok_and(|(_, sha)| sha == source.sha256)
+            };
+            let found = [path.to_path_buf(), dir.join("..").join(path)]
+                .into_iter()
+                .find(|path| unchanged(path));
+            if let Some(file) = found.and_then(|path| File::open(path).ok()) {
+                files.insert(source.id, file);
+            }
+        }
+        Originals { files }
+    }
+
+    /// A game's text: its own bytes, or written from what is stored.
+    fn text(&self, game: &StoredGame) -> anyhow::Result<Vec<u8>> {
+        if let Some(file) = self.files.get(&game.source_id) {
+            let length = usize::try_from(game.length).context("game too long")?;
+            let mut text = vec![0; length];
+            if file.read_exact_at(&mut text, game.offset).is_ok() {
+                if !text.ends_with(b"\n") {
+                    text.extend_from_slice(b"\n\n");
+                }
+                return Ok(text);
+            }
+        }
+        scan::pgn(game)
+    }
+}

@@ -1,0 +1,226 @@
+//! `manifest.json`: what a database directory holds. Its format version,
+//! the position-key and move encodings, every source read (path, size,
+//! SHA-256 digest, games) and every shard (its `games` file, its stats
+//! partial, its rows). Readers trust the files the manifest lists, and
+//! only those: a shard written by a run that died before its manifest is
+//! not part of the database. Written last, whole or not at all.
+
+use std::{
+    fs,
+    io::{self, Read},
+    path::{Path, PathBuf},
+};
+
+use anyhow::{Context, bail};
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use crate::sink::atomic;
+
+/// The manifest's file name in a database directory.
+pub const FILE: &str = "manifest.json";
+
+/// The `format` field.
+pub const FORMAT: &str = "arbiter-db";
+
+/// The format version this arbiter writes and reads.
+pub const VERSION: u64 = 1;
+
+/// The position-key scheme, as the manifest names it.
+pub const KEY_SCHEME: &str = "zobrist64-fide: shakmaty's Zobrist64 of pieces, side to move, \
+                              castling rights and the en passant square only when a capture \
+                              is legal (FIDE Art. 9.2.3), as a signed 64-bit integer";
+
+/// The move encoding, as the manifest names it (docs/DATABASE.md).
+pub const MOVES_SCHEME: &str = "arbiter-moves-1: two bytes a ply, little-endian";
+
+/// A database's manifest.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Manifest {
+    /// Always [`FORMAT`].
+    pub format: String,
+    /// The format version ([`VERSION`]).
+    pub version: u64,
+    /// [`KEY_SCHEME`].
+    pub key: String,
+    /// [`MOVES_SCHEME`].
+    pub moves: String,
+    /// Every input read, in the order they were added.
+    pub sources: Vec<Source>,
+    /// Every shard, in the order they were written.
+    pub shards: Vec<Shard>,
+    /// Games in all shards.
+    pub games: u64,
+}
+
+/// An input that was read into the database.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Source {
+    /// Its number (`source_id` in `games`, the high bits of `game_id`).
+    pub id: u32,
+    /// Its path as given to `db build`.
+    pub path: String,
+    /// Its size in bytes, as stored (compressed, if it is).
+    pub size: u64,
+    /// The SHA-256 of its bytes as stored, in hexadecimal.
+    pub sha256: String,
+    /// Games of it in the database.
+    pub games: u64,
+}
+
+/// One `games` file and its statistics.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Shard {
+    /// The Parquet file, relative to the directory.
+    pub games: String,
+    /// Its `stats --partial`, relative to the directory.
+    pub stats: String,
+    /// Rows in it.
+    pub rows: u64,
+    /// Its `positions` files (`--positions`), relative to the directory:
+    /// each sorted by key, for a run of its games.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub positions: Vec<String>,
+}
+
+impl Default for Manifest {
+    fn default() -> Self {
+        Manifest {
+            format: FORMAT.to_owned(),
+            version: VERSION,
+            key: KEY_SCHEME.to_owned(),
+            moves: MOVES_SCHEME.to_owned(),
+            sources: Vec::new(),
+            shards: Vec::new(),
+            games: 0,
+        }
+    }
+}
+
+impl Manifest {
+    /// Reads the manifest of `dir`; `None` when there is none (a new
+    /// database).
+    pub fn read(dir: &Path) -> anyhow::Result<Option<Manifest>> {
+        let path = dir.join(FILE);
+        let text = match fs::read_to_string(&path) {
+            Ok(text) => text,
+            Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(None),
+            Err(error) => return Err(error).with_context(|| format!("reading {}", path.display())),
+        };
+        let value: serde_json::Value =
+            serde_json::from_str(&text).with_context(|| format!("{}: not JSON", path.display()))?;
+        if value.get("format").and_then(|f| f.as_str()) != Some(FORMAT) {
+            bail!("{}: not an arbiter database manifest", path.display());
+        }
+        if value.get("version").and_then(serde_json::Value::as_u64) != Some(VERSION) {
+            bail!(
+                "{}: database format version {}, but this arbiter reads version {VERSION}",
+                path.display(),
+                value.get("version").map_or("missing".to_owned(), ToString::to_string)
+            );
+        }
+        let manifest: Manifest = serde_json::from_value(value)
+            .with_context(|| format!("{}: corrupt manifest", path.display()))?;
+        let files = manifest
+            .shards
+            .iter()
+            .flat_map(|s| [&s.games, &s.stats].into_iter().chain(&s.positions));
+        for name in files {
+            let plain =
+                Path::new(name).components().all(|c| matches!(c, std::path::Component::Normal(_)));
+            if !plain {
+                bail!("{}: corrupt manifest: file {name} is outside the database", path.display());
+            }
+        }
+        Ok(Some(manifest))
+    }
+
+    /// Reads the manifest of `dir`, which must be a database.
+    pub fn open(dir: &Path) -> anyhow::Result<Manifest> {
+        Manifest::read(dir)?.with_context(|| {
+            format!(
+                "{}: not an arbiter database (no {FILE}; see `arbiter db build`)",
+                dir.display()
+            )
+        })
+    }
+
+    /// Writes the manifest into `dir`, whole or not at all.
+    pub fn write(&self, dir: &Path) -> anyhow::Result<()> {
+        let path = dir.join(FILE);
+        atomic::write(&path, |wtr| {
+            serde_json::to_writer_pretty(&mut *wtr, self)?;
+            writeln!(wtr)
+        })
+        .with_context(|| format!("writing {}", path.display()))
+    }
+
+    /// The source with this digest, if the database has read it.
+    pub fn source_with(&self, sha256: &str) -> Option<&Source> {
+        self.sources.iter().find(|s| s.sha256 == sha256)
+    }
+
+    /// The paths of the shards' files.
+    pub fn shard_paths(&self, dir: &Path) -> Vec<PathBuf> {
+        self.shards.iter().map(|s| dir.join(&s.games)).collect()
+    }
+}
+
+/// The size and SHA-256 (hexadecimal) of the file at `path`.
+pub fn digest(path: &Path) -> io::Result<(u64, String)> {
+    let mut file = fs::File::open(path)?;
+    let mut hasher = Sha256::new();
+    let mut buffer = vec![0; 1 << 20];
+    let mut size = 0;
+    loop {
+        let n = match file.read(&mut buffer) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
+            Err(error) => return Err(error),
+        };
+        hasher.update(&buffer[..n]);
+        size += n as u64;
+    }
+    let hex = hasher.finalize().iter().map(|b| format!("{b:02x}")).collect();
+    Ok((size, hex))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn digests_are_sha256sums() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a.pgn");
+        fs::write(&path, "abc").unwrap();
+        let (size, hex) = digest(&path).unwrap();
+        assert_eq!(size, 3);
+        assert_eq!(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    }
+
+    #[test]
+    fn manifests_round_trip_and_refuse_other_versions() {
+        let dir = tempfile::tempdir().unwrap();
+        assert_eq!(Manifest::read(dir.path()).unwrap(), None);
+        let mut manifest = Manifest::default();
+        manifest.shards.push(Shard {
+            games: "games/part-000001.parquet".into(),
+            stats: "stats/part-000001.json".into(),
+            rows: 3,
+            positions: Vec::new(),
+        });
+        manifest.write(dir.path()).unwrap();
+        assert_eq!(Manifest::read(dir.path()).unwrap(), Some(manifest.clone()));
+        let text = fs::read_to_string(dir.path().join(FILE)).unwrap();
+        fs::write(dir.path().join(FILE), text.replace("\"version\": 1", "\"version\": 9")).unwrap();
+        assert!(Manifest::read(dir.path()).unwrap_err().to_string().contains("version 9"));
+        manifest.shards[0].games = "../x.parquet".into();
+        manifest.write(dir.path()).unwrap();
+        assert!(Manifest::read(dir.path()).is_err());
+    }
+}

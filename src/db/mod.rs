@@ -1,0 +1,18 @@
+//! The game database (`arbiter db`): a directory of Parquet files that
+//! DuckDB, Polars, pandas, Spark or Trino read as they are, and that
+//! arbiter queries again without reading the PGN.
+//!
+//! `db build` runs the pipeline with the [`row::RowMaker`] observer and the
+//! [`store::Store`] sink, which writes the `games` table ([`table`]) in
+//! shards with each shard's `stats --partial`; [`manifest`] lists what a
+//! directory holds and makes a build atomic; [`scan`] reads the games
+//! back, decides `filter`'s predicates on them and writes them as PGN;
+//! [`moves`] is the two-byte move encoding. The layout and every column
+//! are documented in docs/DATABASE.md.
+
+pub mod manifest;
+pub mod moves;
+pub mod row;
+pub mod scan;
+pub mod store;
+pub mod table;

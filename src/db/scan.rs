@@ -1,0 +1,426 @@
+//! Reading a database back: its games in order ([`games`]), the
+//! predicates of `filter` decided on them ([`Matcher`]), the games that
+//! reached a position through the `positions` files ([`lookup`],
+//! [`games_with_ids`]), and a game written back as PGN from what is
+//! stored ([`pgn`]).
+//!
+//! The predicates are `select`'s, through the same observer: on the tags
+//! (rebuilt from the columns), on the positions (the compact moves
+//! replayed, only when a predicate looks at them) and on the record
+//! (rebuilt from the verdict's columns). So `db search` selects what
+//! `filter` would have on the source.
+
+use std::{fs::File, ops::ControlFlow, path::Path};
+
+use anyhow::{Context, bail};
+use arrow_array::{
+    cast::AsArray,
+    types::{Int32Type, Int64Type},
+};
+use parquet::{
+    arrow::arrow_reader::ParquetRecordBatchReaderBuilder,
+    file::{metadata::RowGroupMetaData, statistics::Statistics},
+};
+use pgn_reader::RawTag;
+use shakmaty::{
+    Position,
+    san::{San, SanPlus},
+};
+
+use super::{
+    manifest::{Manifest, Shard},
+    moves,
+    row::{Header, MATE},
+    table::{Columns, StoredGame},
+};
+use crate::{
+    chess::{notation, setup},
+    pgn::{
+        tags::{TagCollector, TagList},
+        values::GameResult,
+        writer::{MovetextWriter, write_tags},
+    },
+    replay::observer::{Observer, Rest},
+    select::{Selected, Selection},
+};
+
+/// Games read at a time from a shard.
+const BATCH: usize = 4096;
+
+/// Hands every game of the database to `each`, shard by shard in the
+/// manifest's order, until it says to stop.
+pub fn games(
+    dir: &Path,
+    manifest: &Manifest,
+    mut each: impl FnMut(StoredGame) -> anyhow::Result<ControlFlow<()>>,
+) -> anyhow::Result<()> {
+    for path in manifest.shard_paths(dir) {
+        if shard_games(&path, |_| true, &mut each)?.is_break() {
+            break;
+        }
+    }
+    Ok(())
+}
+
+/// Hands the games of the shard at `path` in the row groups `wanted`
+/// chooses (by their metadata) to `each`, until it says to stop.
+pub fn shard_games(
+    path: &Path,
+    wanted: impl Fn(&RowGroupMetaData) -> bool,
+    each: &mut impl FnMut(StoredGame) -> anyhow::Result<ControlFlow<()>>,
+) -> anyhow::Result<ControlFlow<()>> {
+    let what = || format!("reading {}", path.display());
+    let file = File::open(path).with_context(what)?;
+    let builder = ParquetRecordBatchReaderBuilder::try_new(file).with_context(what)?;
+    let groups: Vec<usize> = (0..builder.metadata().num_row_groups())
+        .filter(|&i| wanted(builder.metadata().row_group(i)))
+        .collect();
+    if groups.is_empty() {
+        return Ok(ControlFlow::Continue(()));
+    }
+    let reader =
+        builder.with_row_groups(groups).with_batch_size(BATCH).build().with_context(what)?;
+    for batch in reader {
+        let batch = batch.with_context(what)?;
+        let columns = Columns::of(&batch).with_context(what)?;
+        for i in 0..columns.len() {
+            if each(columns.game(i).with_context(what)?)?.is_break() {
+                return Ok(ControlFlow::Break(()));
+            }
+        }
+    }
+    Ok(ControlFlow::Continue(()))
+}
+
+/// Whether column `column` of a row group may hold `value`, by its
+/// statistics (a row group without them may).
+fn may_hold(group: &RowGroupMetaData, column: usize, value: i64) -> bool {
+    match group.column(column).statistics() {
+        Some(Statistics::Int64(stats)) => {
+            stats.min_opt().is_none_or(|&min| min <= value)
+                && stats.max_opt().is_none_or(|&max| value <= max)
+        }
+        _ => true,
+    }
+}
+
+/// The `(game_id, ply)` of every occurrence of the position `key` in the
+/// positions files of `shard`, reading only the row groups whose key
+/// range holds it.
+pub fn lookup(dir: &Path, shard: &Shard, key: i64) -> anyhow::Result<Vec<(i64, u32)>> {
+    let mut hits = Vec::new();
+    for name in &shard.positions {
+        let path = dir.join(name);
+        let what = || format!("reading {}", path.display());
+        let file = File::open(&path).with_context(what)?;
+        let builder = ParquetRecordBatchReaderBuilder::try_new(file).with_context(what)?;
+        if builder.schema().fields() != super::store::positions_schema().fields() {
+            bail!("{}: not a positions file of this format", path.display());
+        }
+        let groups: Vec<usize> = (0..builder.metadata().num_row_groups())
+            .filter(|&i| may_hold(builder.metadata().row_group(i), 0, key))
+            .collect();
+        if groups.is_empty() {
+            continue;
+        }
+        for batch in builder.with_row_groups(groups).build().with_context(what)? {
+            let batch = batch.with_context(what)?;
+            let column = |i: usize| batch.column(i).as_primitive_opt::<Int64Type>();
+            let plies = batch.column(2).as_primitive_opt::<Int32Type>();
+            let (Some(keys), Some(ids), Some(plies)) = (column(0), column(1), plies) else {
+                bail!("{}: not a positions file of this format", path.display());
+            };
+            for i in (0..keys.len()).filter(|&i| keys.value(i) == key) {
+                hits.push((ids.value(i), u32::try_from(plies.value(i)).unwrap_or(0)));
+            }
+        }
+    }
+    hits.sort_unstable();
+    Ok(hits)
+}
+
+/// Hands each game of `shard` whose `game_id` is among `ids` (sorted) to
+/// `each`, reading only the row groups that may hold them.
+pub fn games_with_ids(
+    dir: &Path,
+    shard: &Shard,
+    ids: &[i64],
+    each: &mut impl FnMut(StoredGame) -> anyhow::Result<ControlFlow<()>>,
+) -> anyhow::Result<ControlFlow<()>> {
+    let wanted = |group: &RowGroupMetaData| ids.iter().any(|&id| may_hold(group, 0, id));
+    shard_games(&dir.join(&shard.games), wanted, &mut |game: StoredGame| {
+        if ids.binary_search(&game.game_id).is_ok() {
+            each(game)
+        } else {
+            Ok(ControlFlow::Continue(()))
+        }
+    })
+}
+
+/// Decides `filter`'s predicates on stored games.
+#[derive(Debug)]
+pub struct Matcher {
+    selected: Selected<()>,
+    /// Whether a predicate looks at positions or moves.
+    board: bool,
+}
+
+impl Matcher {
+    /// A matcher of `selection`.
+    pub fn new(selection: Selection) -> Matcher {
+        let board = selection.reads_board();
+        Matcher { selected: Selected::new(selection, ()), board }
+    }
+
+    /// Whether `game` is selected; an error when its moves are corrupt.
+    pub fn matches(&mut self, game: &StoredGame) -> anyhow::Result<bool> {
+        let buffer = escaped_tags(&game.header);
+        let mut collector = TagCollector::default();
+        for &(name, value) in &buffer.1 {
+            collector.tag(&buffer.0[name.0..name.1], RawTag(&buffer.0[value.0..value.1]));
+        }
+        if self.selected.tags(&collector.tags).is_break() {
+            return Ok(false);
+        }
+        if self.board {
+            let selected = &mut self.selected;
+            let mut dropped = false;
+            replay(game, |event| match event {
+                Event::Start(standard, pos) => {
+                    pos.start(selected, standard);
+                    ControlFlow::Continue(())
+                }
+                Event::Move(pos, m, ply) => {
+                    pos.after_move(selected, m, ply);
+                    match selected.rest() {
+                        Rest::Replay => ControlFlow::Continue(()),
+                        Rest::Enough => ControlFlow::Break(()),
+                        Rest::Drop => {
+                            dropped = true;
+                            ControlFlow::Break(())
+                        }
+                    }
+                }
+            })?;
+            if dropped {
+                return Ok(false);
+            }
+        }
+        Ok(self.selected.keep(&game.record).is_continue())
+    }
+}
+
+/// A game's tags as PGN writes them (escaped), in one buffer, with where
+/// each name and value is.
+type Spans = Vec<((usize, usize), (usize, usize))>;
+
+fn escaped_tags(header: &Header) -> (Vec<u8>, Spans) {
+    let mut buffer = Vec::new();
+    let mut spans = Vec::new();
+    for (name, value) in header.pairs() {
+        let name_at = buffer.len();
+        buffer.extend_from_slice(name.as_bytes());
+        let value_at = buffer.len();
+        for &b in value.as_bytes() {
+            if b == b'\\' || b == b'"' {
+                buffer.push(b'\\');
+            }
+            buffer.push(b);
+        }
+        spans.push(((name_at, value_at), (value_at, buffer.len())));
+    }
+    (buffer, spans)
+}
+
+/// A position of a stored game, of whichever rules it is played under.
+pub enum Pos<'p> {
+    /// Standard chess or Chess960.
+    Chess(&'p shakmaty::Chess),
+    /// A lichess variant.
+    Variant(&'p shakmaty::variant::VariantPosition),
+}
+
+impl Pos<'_> {
+    fn start<O: Observer>(&self, observer: &mut O, standard: bool) {
+        match self {
+            Pos::Chess(pos) => observer.start(*pos, standard),
+            Pos::Variant(pos) => observer.start(*pos, standard),
+        }
+    }
+
+    fn after_move<O: Observer>(&self, observer: &mut O, m: &shakmaty::Move, ply: u32) {
+        match self {
+            Pos::Chess(pos) => observer.after_move(*pos, m, ply, true),
+            Pos::Variant(pos) => observer.after_move(*pos, m, ply, true),
+        }
+    }
+}
+
+/// What [`replay`] shows of a game.
+pub enum Event<'p> {
+    /// The start position, and whether it is standard chess's.
+    Start(bool, Pos<'p>),
+    /// The position after a move, the move and its ply.
+    Move(Pos<'p>, &'p shakmaty::Move, u32),
+}
+
+/// Replays a stored game's moves from its start position, showing each
+/// position to `each` until it says to stop. A game whose start is not
+/// set up (a bad FEN, a variant not replayed) shows nothing; a move that
+/// does not decode to a legal move is an error (a corrupt shard).
+pub fn replay(
+    game: &StoredGame,
+    mut each: impl FnMut(Event<'_>) -> ControlFlow<()>,
+) -> anyhow::Result<()> {
+    let header = &game.header;
+    let (variant, start) = start(header);
+    let standard = header.text[super::row::FEN].is_none() && variant == "chess";
+    match start {
+        setup::Setup::Chess(mut pos) => {
+            if each(Event::Start(standard, Pos::Chess(&pos))).is_break() {
+                return Ok(());
+            }
+            play(&mut pos, game, |pos, m, ply| each(Event::Move(Pos::Chess(pos), m, ply)))
+        }
+        setup::Setup::Variant(mut pos) => {
+            if each(Event::Start(false, Pos::Variant(&pos))).is_break() {
+                return Ok(());
+            }
+            play(&mut pos, game, |pos, m, ply| each(Event::Move(Pos::Variant(pos), m, ply)))
+        }
+        setup::Setup::Unsupported | setup::Setup::BadFen(_) => Ok(()),
+    }
+}
+
+/// The start position of a stored game, as the replay set it up.
+fn start(header: &Header) -> (std::borrow::Cow<'static, str>, setup::Setup) {
+    let variant = header.get("Variant");
+    let fen = header.text[super::row::FEN].as_deref();
+    setup::start_position(variant.as_deref(), fen, || 0, &mut Vec::new(), 0)
+}
+
+fn play<P: Position>(
+    pos: &mut P,
+    game: &StoredGame,
+    mut each: impl FnMut(&P, &shakmaty::Move, u32) -> ControlFlow<()>,
+) -> anyhow::Result<()> {
+    if !game.moves.len().is_multiple_of(moves::BYTES_PER_PLY) {
+        bail!("game {}: its moves column has an odd length", game.game_id);
+    }
+    for (ply, code) in (1..).zip(moves::codes(&game.moves)) {
+        let Some(m) = moves::decode(pos, code) else {
+            bail!("game {}: ply {ply} is not a legal move (code {code:#06x})", game.game_id);
+        };
+        pos.play_unchecked(m);
+        if each(pos, &m, ply).is_break() {
+            break;
+        }
+    }
+    Ok(())
+}
+
+/// A game written back as PGN (export format, `fmt`'s writer) from what
+/// is stored: its tags, its moves with the clocks and evaluations as
+/// lichess writes them, and its result. A game whose moves are not all
+/// stored (an error, a variant not replayed) is its own bytes.
+pub fn pgn(game: &StoredGame) -> anyhow::Result<Vec<u8>> {
+    if let Some(text) = &game.text {
+        let mut text = text.clone();
+        // Kept as it was, up to the next game: make sure one follows.
+        if !text.ends_with(b"\n\n") {
+            text.extend_from_slice(if text.ends_with(b"\n") { b"\n" } else { b"\n\n" });
+        }
+        return Ok(text);
+    }
+    let record = &game.record;
+    let result = record
+        .result_marker
+        .or_else(|| record.result.as_deref().and_then(GameResult::parse).map(GameResult::as_str))
+        .unwrap_or("*");
+    let mut tags = TagList::default();
+    for (name, value) in game.header.pairs() {
+        tags.push(name, &value);
+    }
+    let mut text = Vec::with_capacity(game.moves.len() * 4 + 256);
+    write_tags(&tags, result, &mut text);
+    text.extend_from_slice(&movetext_of(game)?.finish(result));
+    text.push(b'\n');
+    Ok(text)
+}
+
+/// The movetext of a stored game: each move in SAN with the suffix its
+/// position calls for, and its clock and evaluation as a comment.
+fn movetext_of(game: &StoredGame) -> anyhow::Result<MovetextWriter> {
+    let mut writer = MovetextWriter::new();
+    let header = &game.header;
+    let (_, start) = start(header);
+    match start {
+        setup::Setup::Chess(mut pos) => write_moves(&mut pos, game, &mut writer)?,
+        setup::Setup::Variant(mut pos) => write_moves(&mut pos, game, &mut writer)?,
+        setup::Setup::Unsupported | setup::Setup::BadFen(_) => {}
+    }
+    Ok(writer)
+}
+
+fn write_moves<P: Position>(
+    pos: &mut P,
+    game: &StoredGame,
+    writer: &mut MovetextWriter,
+) -> anyhow::Result<()> {
+    if !game.moves.len().is_multiple_of(moves::BYTES_PER_PLY) {
+        bail!("game {}: its moves column has an odd length", game.game_id);
+    }
+    for (at, code) in moves::codes(&game.moves).enumerate() {
+        let Some(m) = moves::decode(pos, code) else {
+            bail!("game {}: ply {} is not a legal move (code {code:#06x})", game.game_id, at + 1);
+        };
+        let (number, turn, san) = (pos.fullmoves().get(), pos.turn(), San::from_move(pos, m));
+        pos.play_unchecked(m);
+        writer.san(number, turn, SanPlus { san, suffix: notation::suffix_of(pos) });
+        let mut comment = Vec::new();
+        if let Some(Some(eval)) = game.evals.as_ref().and_then(|e| e.get(at)) {
+            comment.push(format!("[%eval {}]", eval_text(*eval)));
+        }
+        if let Some(Some(clock)) = game.clocks.as_ref().and_then(|c| c.get(at)) {
+            comment.push(format!("[%clk {}]", clock_text(*clock)));
+        }
+        if !comment.is_empty() {
+            writer.comment(comment.join(" ").as_bytes());
+        }
+    }
+    Ok(())
+}
+
+/// An evaluation as lichess writes it: pawns with two decimals, `#N`.
+fn eval_text(eval: i32) -> String {
+    if eval.abs() > MATE - 1000 {
+        let n = MATE - eval.abs();
+        return if eval < 0 { format!("#-{n}") } else { format!("#{n}") };
+    }
+    let sign = if eval < 0 { "-" } else { "" };
+    let cp = eval.unsigned_abs();
+    format!("{sign}{}.{:02}", cp / 100, cp % 100)
+}
+
+/// A clock as lichess writes it, `H:MM:SS` (tenths when there are some).
+fn clock_text(ms: i32) -> String {
+    let ms = ms.max(0) as u32;
+    let (s, frac) = (ms / 1000, ms % 1000);
+    let base = format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60);
+    if frac == 0 { base } else { format!("{base}.{}", format!("{frac:03}").trim_end_matches('0')) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clocks_and_evals_are_written_as_lichess_does() {
+        assert_eq!(clock_text(180_000), "0:03:00");
+        assert_eq!(clock_text(3_605_300), "1:00:05.3");
+        assert_eq!(eval_text(17), "0.17");
+        assert_eq!(eval_text(-150), "-1.50");
+        assert_eq!(eval_text(MATE - 3), "#3");
+        assert_eq!(eval_text(-(MATE - 2)), "#-2");
+    }
+}

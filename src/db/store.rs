@@ -1,0 +1,257 @@
+//! The sink of `db build`: writes the records and rows it is handed, in
+//! input order, into shards (`games/part-NNNNNN.parquet`, at most
+//! `shard_games` rows each, row groups of `row_group` rows), each shard's
+//! statistics (`stats/part-NNNNNN.json`, a `stats --partial`) and, with
+//! `--positions`, its positions sorted by key
+//! (`positions/part-NNNNNN-RRR.parquet`, a file for each run of games
+//! whose positions fit in memory).
+//!
+//! A shard is written to a temporary file beside its name, synced and
+//! renamed into place when it is complete (`sink::atomic`), then its
+//! partial the same way; the manifest, which alone makes them part of the
+//! database, is the caller's to write last. Parquet pages are compressed
+//! with zstd.
+
+use std::{
+    collections::HashMap,
+    fs::File,
+    io::{self, BufWriter, Write},
+    ops::ControlFlow,
+    path::{Path, PathBuf},
+};
+
+use parquet::{
+    arrow::ArrowWriter,
+    basic::{Compression, ZstdLevel},
+    file::properties::{EnabledStatistics, WriterProperties},
+};
+
+use super::{manifest::Shard, row::Row, table::TableBuilder};
+use crate::{
+    record::GameRecord,
+    sink::{Sink, atomic::Replacement},
+    stats::{Accumulator, partial},
+};
+
+/// Rows a record batch holds before it goes to the Parquet writer.
+const BATCH_ROWS: usize = 4096;
+
+/// Positions held before they are sorted and written as a `positions`
+/// file (16 bytes each: memory stays flat whatever the shard's size).
+const POSITIONS_RUN: usize = 4 << 20;
+
+/// Rows in a row group of a `positions` file: a lookup reads the row
+/// groups whose key range holds the key, about one a file.
+const POSITIONS_ROW_GROUP: usize = 1 << 16;
+
+/// How shards are cut.
+#[derive(Debug, Clone, Copy)]
+pub struct Sizes {
+    /// Most rows in a shard.
+    pub shard_games: u64,
+    /// Rows in a row group.
+    pub row_group: usize,
+}
+
+/// The sink that writes a database's new shards.
+pub struct Store {
+    dir: PathBuf,
+    sizes: Sizes,
+    /// The number of each input, by its name in records.
+    sources: HashMap<String, u32>,
+    /// Games written, by source number.
+    pub games: HashMap<u32, u64>,
+    /// The number of the next shard.
+    next: u64,
+    open: Option<OpenShard>,
+    builder: TableBuilder,
+    /// The shards written, in order.
+    pub written: Vec<Shard>,
+    /// The inputs that could not be read to the end.
+    pub failed: Vec<String>,
+}
+
+/// The shard being written.
+struct OpenShard {
+    name: String,
+    replacement: Replacement,
+    writer: ArrowWriter<BufWriter<File>>,
+    rows: u64,
+    stats: Accumulator,
+    /// `(key, game_id, ply)` of the games since the last positions file.
+    positions: Vec<(i64, i64, i32)>,
+    /// The positions files written for this shard.
+    position_files: Vec<String>,
+}
+
+fn other(error: impl Into<Box<dyn std::error::Error + Send + Sync>>) -> io::Error {
+    io::Error::other(error)
+}
+
+impl Store {
+    /// A store writing into `dir` (whose `games` and `stats` directories
+    /// exist), numbering its shards from `first`, for inputs `sources`
+    /// (their names in records, with their numbers).
+    pub fn new(dir: &Path, first: u64, sizes: Sizes, sources: HashMap<String, u32>) -> Store {
+        Store {
+            dir: dir.to_owned(),
+            sizes,
+            sources,
+            games: HashMap::new(),
+            next: first,
+            open: None,
+            builder: TableBuilder::default(),
+            written: Vec::new(),
+            failed: Vec::new(),
+        }
+    }
+
+    fn open_shard(&mut self) -> io::Result<&mut OpenShard> {
+        if self.open.is_none() {
+            let name = format!("part-{:06}", self.next);
+            self.next += 1;
+            let path = self.dir.join("games").join(format!("{name}.parquet"));
+            let replacement = Replacement::begin(&path)?;
+            let file = BufWriter::with_capacity(1 << 20, replacement.file().try_clone()?);
+            let props = WriterProperties::builder()
+                .set_compression(Compression::ZSTD(ZstdLevel::try_new(3).map_err(other)?))
+                .set_max_row_group_row_count(Some(self.sizes.row_group.max(1)))
+                .set_statistics_enabled(EnabledStatistics::Chunk)
+                .set_created_by(format!("arbiter {}", env!("CARGO_PKG_VERSION")))
+                .build();
+            let writer =
+                ArrowWriter::try_new(file, TableBuilder::schema(), Some(props)).map_err(other)?;
+            self.open = Some(OpenShard {
+                name,
+                replacement,
+                writer,
+                rows: 0,
+                stats: Accumulator::default(),
+                positions: Vec::new(),
+                position_files: Vec::new(),
+            });
+        }
+        // Opened just above when there was none.
+        self.open.as_mut().ok_or_else(|| other("no shard"))
+    }
+
+    /// Hands the rows built so far to the open shard's writer.
+    fn flush_batch(&mut self) -> io::Result<()> {
+        if self.builder.is_empty() {
+            return Ok(());
+        }
+        let batch = self.builder.finish();
+        if let Some(open) = &mut self.open {
+            open.writer.write(&batch).map_err(other)?;
+        }
+        Ok(())
+    }
+
+    /// Completes the open shard: its file, its positions, then its
+    /// statistics.
+    fn close_shard(&mut self) -> io::Result<()> {
+        self.flush_batch()?;
+        let Some(mut open) = self.open.take() else { return Ok(()) };
+        write_positions(&self.dir, &mut open)?;
+        let OpenShard { name, replacement, writer, rows, stats, position_files, .. } = open;
+        let mut file = writer.into_inner().map_err(other)?;
+        file.flush()?;
+        drop(file);
+        let permissions = std::os::unix::fs::PermissionsExt::from_mode(0o644);
+        std::fs::set_permissions(replacement.path(), permissions)?;
+        replacement.commit()?;
+        let stats_name = format!("stats/{name}.json");
+        crate::sink::atomic::write(&self.dir.join(&stats_name), |wtr| {
+            partial::write(wtr, &stats.finish())
+        })?;
+        self.written.push(Shard {
+            games: format!("games/{name}.parquet"),
+            stats: stats_name,
+            rows,
+            positions: position_files,
+        });
+        Ok(())
+    }
+}
+
+/// The schema of a `positions` file.
+pub fn positions_schema() -> arrow_schema::SchemaRef {
+    use arrow_schema::{DataType, Field, Schema};
+    std::sync::Arc::new(Schema::new(vec![
+        Field::new("key", DataType::Int64, false),
+        Field::new("game_id", DataType::Int64, false),
+        Field::new("ply", DataType::Int32, false),
+    ]))
+}
+
+/// Sorts the open shard's positions by key and writes them as its next
+/// `positions` file, whole or not at all.
+fn write_positions(dir: &Path, open: &mut OpenShard) -> io::Result<()> {
+    use arrow_array::{ArrayRef, Int32Array, Int64Array, RecordBatch};
+    if open.positions.is_empty() {
+        return Ok(());
+    }
+    let mut positions = std::mem::take(&mut open.positions);
+    positions.sort_unstable();
+    let name = format!("positions/{}-{:03}.parquet", open.name, open.position_files.len() + 1);
+    let replacement = Replacement::begin(&dir.join(&name))?;
+    let file = BufWriter::with_capacity(1 << 20, replacement.file().try_clone()?);
+    let props = WriterProperties::builder()
+        .set_compression(Compression::ZSTD(ZstdLevel::try_new(3).map_err(other)?))
+        .set_max_row_group_row_count(Some(POSITIONS_ROW_GROUP))
+        .set_statistics_enabled(EnabledStatistics::Chunk)
+        .build();
+    let mut writer = ArrowWriter::try_new(file, positions_schema(), Some(props)).map_err(other)?;
+    for run in positions.chunks(POSITIONS_ROW_GROUP) {
+        let columns: Vec<ArrayRef> = vec![
+            std::sync::Arc::new(run.iter().map(|p| p.0).collect::<Int64Array>()),
+            std::sync::Arc::new(run.iter().map(|p| p.1).collect::<Int64Array>()),
+            std::sync::Arc::new(run.iter().map(|p| p.2).collect::<Int32Array>()),
+        ];
+        let batch = RecordBatch::try_new(positions_schema(), columns).map_err(other)?;
+        writer.write(&batch).map_err(other)?;
+    }
+    let mut file = writer.into_inner().map_err(other)?;
+    file.flush()?;
+    drop(file);
+    let permissions = std::os::unix::fs::PermissionsExt::from_mode(0o644);
+    std::fs::set_permissions(replacement.path(), permissions)?;
+    replacement.commit()?;
+    open.position_files.push(name);
+    Ok(())
+}
+
+impl Sink<Row> for Store {
+    fn record(&mut self, record: &GameRecord, row: Row) -> io::Result<ControlFlow<()>> {
+        let source = self.sources.get(&*record.file).copied().unwrap_or(0);
+        *self.games.entry(source).or_default() += 1;
+        let open = self.open_shard()?;
+        open.rows += 1;
+        open.stats.add(record, &row.stats_tags, row.opening);
+        if !row.positions.is_empty() {
+            let id = super::table::game_id(source, record.index);
+            let ply = |ply: u32| i32::try_from(ply).unwrap_or(i32::MAX);
+            open.positions.extend(row.positions.iter().map(|&(key, p)| (key, id, ply(p))));
+        }
+        let full = open.rows >= self.sizes.shard_games;
+        if let Some(open) = self.open.as_mut().filter(|o| o.positions.len() >= POSITIONS_RUN) {
+            write_positions(&self.dir, open)?;
+        }
+        self.builder.push(source, record, &row);
+        if full {
+            self.close_shard()?;
+        } else if self.builder.len() >= BATCH_ROWS {
+            self.flush_batch()?;
+        }
+        Ok(ControlFlow::Continue(()))
+    }
+
+    fn input_error(&mut self, error: &crate::source::InputError) -> io::Result<()> {
+        self.failed.push(error.path.clone());
+        crate::sink::report_input_error(error)
+    }
+
+    fn finish(&mut self) -> io::Result<()> {
+        self.close_shard()
+    }
+}

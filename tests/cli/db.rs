@@ -1,0 +1,346 @@
+//! `arbiter db` (issue 23): a database built from the fixtures holds every
+//! game with the record `games` prints; building again changes nothing and
+//! new inputs become new shards; `db stats` equals `stats`; `db search`
+//! selects what `filter` selects; `db export` gives back every game, byte
+//! for byte while the sources are there, and the same games from the
+//! stored moves when they are not. DuckDB's reading of the files is
+//! checked by `scripts/duckdb_load.py`.
+
+use std::{fs, path::Path};
+
+use serde_json::Value;
+
+use crate::util::{fixture, parse_jsonl, run};
+
+/// The inputs most tests build from: the sample, variants, and broken
+/// games of many kinds.
+fn inputs() -> Vec<String> {
+    let mut files = vec![fixture("sample.pgn"), fixture("variants/lichess.pgn")];
+    files.extend(
+        [
+            "bad_fen.pgn",
+            "duplicated_tags.pgn",
+            "latin1_tags.pgn",
+            "move_after_result.pgn",
+            "no_moves.pgn",
+            "null_move.pgn",
+            "truncated_last_game.pgn",
+            "unterminated_comment.pgn",
+        ]
+        .map(|name| fixture(&format!("bad-input/{name}"))),
+    );
+    files.push(fixture("select/predicates.pgn"));
+    files
+}
+
+fn path(dir: &Path) -> &str {
+    dir.to_str().expect("UTF-8 temporary path")
+}
+
+/// `arbiter db build -q FILES -o DIR EXTRA...`, which must succeed.
+fn build(files: &[String], dir: &Path, extra: &[&str]) {
+    let mut args = vec!["db", "build", "-q", "-o", path(dir)];
+    args.extend(files.iter().map(String::as_str));
+    args.extend_from_slice(extra);
+    let run = run(&args);
+    assert_eq!(run.code, Some(0), "{args:?}: {}", run.stderr);
+}
+
+fn manifest(dir: &Path) -> Value {
+    serde_json::from_str(&fs::read_to_string(dir.join("manifest.json")).unwrap()).unwrap()
+}
+
+/// The JSON Lines records of `arbiter ARGS... --format jsonl`.
+fn jsonl(args: &[&str]) -> Vec<Value> {
+    let mut args = args.to_vec();
+    args.extend(["--format", "jsonl"]);
+    let run = run(&args);
+    assert!(matches!(run.code, Some(0 | 1)), "{args:?}: {}", run.stderr);
+    parse_jsonl(&run.stdout)
+}
+
+#[test]
+fn every_game_is_a_row_with_the_record_games_prints() {
+    let files = inputs();
+    let dir = tempfile::tempdir().unwrap();
+    build(&files, dir.path(), &[]);
+    let mut args = vec!["games", "-q"];
+    args.extend(files.iter().map(String::as_str));
+    let expected = jsonl(&args);
+    assert!(expected.len() > 30);
+    let stored = jsonl(&["db", "search", path(dir.path())]);
+    assert_eq!(stored.len(), expected.len());
+    for (stored, expected) in stored.iter().zip(&expected) {
+        assert_eq!(stored, expected);
+    }
+    let manifest = manifest(dir.path());
+    assert_eq!(manifest["format"], "arbiter-db");
+    assert_eq!(manifest["games"], expected.len());
+    assert_eq!(manifest["sources"].as_array().unwrap().len(), files.len());
+    let info = run(&["db", "info", path(dir.path())]);
+    assert_eq!(info.code, Some(0));
+    assert!(info.stdout.contains(&format!("games:    {}", expected.len())), "{}", info.stdout);
+}
+
+/// Every file of `dir` with a hash of its bytes, by name.
+fn snapshot(dir: &Path) -> Vec<(String, u64)> {
+    use std::hash::{DefaultHasher, Hash, Hasher};
+    let mut files = Vec::new();
+    for sub in ["", "games", "stats"] {
+        for entry in fs::read_dir(dir.join(sub)).unwrap() {
+            let entry = entry.unwrap();
+            if entry.file_type().unwrap().is_file() {
+                let name = format!("{sub}/{}", entry.file_name().to_string_lossy());
+                let mut hasher = DefaultHasher::new();
+                fs::read(entry.path()).unwrap().hash(&mut hasher);
+                files.push((name, hasher.finish()));
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+#[test]
+fn building_again_changes_nothing_and_new_inputs_become_new_shards() {
+    let files = inputs();
+    let dir = tempfile::tempdir().unwrap();
+    build(&files[..3], dir.path(), &[]);
+    let before = snapshot(dir.path());
+    build(&files[..3], dir.path(), &[]);
+    assert_eq!(snapshot(dir.path()), before, "the same inputs again change nothing");
+    // The same content under another name is the same source.
+    let elsewhere = tempfile::tempdir().unwrap();
+    let copy = elsewhere.path().join("copy.pgn");
+    fs::copy(&files[0], &copy).unwrap();
+    build(&[copy.to_str().unwrap().to_owned()], dir.path(), &[]);
+    assert_eq!(snapshot(dir.path()), before);
+    build(&files, dir.path(), &["--shard-games", "10"]);
+    let after = snapshot(dir.path());
+    for file in before.iter().filter(|(name, _)| name != "/manifest.json") {
+        assert!(after.contains(file), "{} was rewritten", file.0);
+    }
+    let manifest = manifest(dir.path());
+    let shards = manifest["shards"].as_array().unwrap();
+    assert!(shards.len() > 3, "shards of 10 games");
+    assert!(shards.iter().skip(1).all(|s| s["rows"].as_u64().unwrap() <= 10));
+    let mut args = vec!["games", "-q", "--format", "jsonl"];
+    args.extend(files.iter().map(String::as_str));
+    let run_games = run(&args);
+    assert_eq!(manifest["games"], parse_jsonl(&run_games.stdout).len());
+}
+
+#[test]
+fn db_stats_equals_stats_on_the_same_input() {
+    let files = inputs();
+    let dir = tempfile::tempdir().unwrap();
+    build(&files, dir.path(), &["--shard-games", "7"]);
+    let mut args = vec!["stats", "-q", "--json", "--top", "100"];
+    args.extend(files.iter().map(String::as_str));
+    let expected = run(&args);
+    assert_eq!(expected.code, Some(0), "{}", expected.stderr);
+    let stored = run(&["db", "stats", path(dir.path()), "--json", "--top", "100"]);
+    assert_eq!(stored.code, Some(0), "{}", stored.stderr);
+    assert_eq!(stored.stdout, expected.stdout);
+    // And the tables.
+    let table = run(&["db", "stats", path(dir.path())]);
+    let mut args = vec!["stats", "-q"];
+    args.extend(files.iter().map(String::as_str));
+    assert_eq!(table.stdout, run(&args).stdout);
+}
+
+#[test]
+fn search_selects_what_filter_selects() {
+    let files = inputs();
+    let dir = tempfile::tempdir().unwrap();
+    build(&files, dir.path(), &[]);
+    let najdorf = "rnbqkbnr/pp2pppp/3p4/2p5/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 0 3";
+    let cases: &[&[&str]] = &[
+        &["--result", "1-0"],
+        &["--player", "carlsen"],
+        &["--invalid"],
+        &["--valid", "--plies", "20.."],
+        &["--error", "any"],
+        &["--code", "W128"],
+        &["--code", "E112"],
+        &["--variant", "atomic"],
+        &["--elo", "2500.."],
+        &["--date", "2023"],
+        &["--moves", "1. e4 c5"],
+        &["--fen", najdorf],
+        &["--material", "KRvK"],
+        &["--final-material", "KQvK"],
+        &["--ending", "checkmate"],
+        &["--tag", "Site~lichess"],
+        &["--eco", "B90..B99", "--result", "!1-0"],
+    ];
+    for predicates in cases {
+        let mut args = vec!["filter", "-q"];
+        args.extend(files.iter().map(String::as_str));
+        args.extend_from_slice(predicates);
+        let expected = jsonl(&args);
+        let mut args = vec!["db", "search", path(dir.path())];
+        args.extend_from_slice(predicates);
+        let stored = jsonl(&args);
+        let ids = |records: &[Value]| -> Vec<(String, u64)> {
+            records
+                .iter()
+                .map(|r| (r["file"].as_str().unwrap().to_owned(), r["index"].as_u64().unwrap()))
+                .collect()
+        };
+        assert_eq!(ids(&stored), ids(&expected), "{predicates:?}");
+        let mut args = vec!["db", "search", path(dir.path()), "--count"];
+        args.extend_from_slice(predicates);
+        let count = run(&args);
+        assert_eq!(count.stdout.trim(), expected.len().to_string(), "{predicates:?}");
+        assert_eq!(count.code, Some(if expected.is_empty() { 1 } else { 0 }));
+    }
+}
+
+#[test]
+fn export_gives_back_every_game() {
+    let work = tempfile::tempdir().unwrap();
+    // Copies, so that they can be taken away.
+    let files: Vec<String> = inputs()
+        .iter()
+        .enumerate()
+        .map(|(i, file)| {
+            let copy = work.path().join(format!("{i:02}.pgn"));
+            fs::copy(file, &copy).unwrap();
+            copy.to_str().unwrap().to_owned()
+        })
+        .collect();
+    let dir = work.path().join("db");
+    build(&files, &dir, &[]);
+    let originals = work.path().join("originals.pgn");
+    let export = |out: &Path| {
+        let run = run(&["db", "export", "-q", path(&dir), "-o", path(out)]);
+        assert_eq!(run.code, Some(0), "{}", run.stderr);
+    };
+    export(&originals);
+    // Byte for byte: each game's bytes, in order (what precedes a file's
+    // first game is not a game's).
+    let text = fs::read(&originals).unwrap();
+    for file in &files {
+        let source = fs::read(file).unwrap();
+        let first = source.windows(2).position(|w| w == b"[E").unwrap_or(0);
+        let body = &source[first..];
+        let found = text.windows(body.len().max(1)).any(|w| w == body);
+        assert!(found, "{file}'s games are not in the export byte for byte");
+    }
+    // From the stored moves, once the sources are gone.
+    for file in &files {
+        fs::remove_file(file).unwrap();
+    }
+    let written = work.path().join("written.pgn");
+    export(&written);
+    let finals = |pgn: &Path| -> Vec<(String, u64)> {
+        jsonl(&["games", "-q", path(pgn)])
+            .iter()
+            .map(|r| (r["final_fen"].as_str().unwrap().to_owned(), r["plies"].as_u64().unwrap()))
+            .collect()
+    };
+    let expected = finals(&originals);
+    assert_eq!(finals(&written), expected, "the same games, to the same final positions");
+    assert!(expected.len() > 30);
+}
+
+#[test]
+fn an_empty_input_makes_an_empty_database() {
+    let dir = tempfile::tempdir().unwrap();
+    build(&[fixture("bad-input/empty.pgn")], dir.path(), &[]);
+    assert_eq!(manifest(dir.path())["games"], 0);
+    let count = run(&["db", "search", path(dir.path()), "--count"]);
+    assert_eq!((count.code, count.stdout.trim()), (Some(1), "0"));
+    let stats = run(&["db", "stats", path(dir.path()), "--json"]);
+    assert_eq!(stats.code, Some(0), "{}", stats.stderr);
+}
+
+#[test]
+fn build_predicates_store_only_the_games_that_match() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = fixture("select/predicates.pgn");
+    build(std::slice::from_ref(&file), dir.path(), &["--player", "carlsen"]);
+    let stored = jsonl(&["db", "search", path(dir.path())]);
+    let expected = jsonl(&["filter", "-q", &file, "--player", "carlsen"]);
+    assert_eq!(stored, expected);
+    assert_eq!(manifest(dir.path())["sources"][0]["games"], expected.len());
+}
+
+#[test]
+fn leftovers_of_a_run_that_died_are_removed_and_never_read() {
+    let dir = tempfile::tempdir().unwrap();
+    build(&[fixture("sample.pgn")], dir.path(), &[]);
+    let games = manifest(dir.path())["games"].clone();
+    fs::write(dir.path().join("games/part-000009.parquet"), b"half a shard").unwrap();
+    let count = run(&["db", "search", path(dir.path()), "--count"]);
+    assert_eq!(count.stdout.trim(), games.to_string(), "only the manifest's shards are read");
+    build(&[fixture("variants/lichess.pgn")], dir.path(), &[]);
+    assert!(!dir.path().join("games/part-000009.parquet").exists());
+}
+
+#[test]
+fn bad_uses_and_corrupt_databases_are_errors_not_panics() {
+    let dir = tempfile::tempdir().unwrap();
+    let stdin = run(&["db", "build", "-q", "-", "-o", path(dir.path())]);
+    assert_eq!(stdin.code, Some(2));
+    assert!(stdin.stderr.contains("standard input"), "{}", stdin.stderr);
+    let none = run(&["db", "info", path(dir.path())]);
+    assert_eq!(none.code, Some(2));
+    assert!(none.stderr.contains("not an arbiter database"), "{}", none.stderr);
+    build(&[fixture("sample.pgn")], dir.path(), &[]);
+    let shard = dir.path().join("games/part-000001.parquet");
+    let mut bytes = fs::read(&shard).unwrap();
+    let middle = bytes.len() / 2;
+    bytes[middle..middle + 64].fill(0xa5);
+    fs::write(&shard, &bytes).unwrap();
+    for args in [&["db", "search"][..], &["db", "search", "--fen", "8/8/8/8/8/8/8/K1k5 w - - 0 1"]]
+    {
+        let mut args = args.to_vec();
+        args.insert(2, path(dir.path()));
+        let run = run(&args);
+        assert!(matches!(run.code, Some(1 | 2)), "{args:?}: {:?}", run.code);
+    }
+    fs::write(&shard, b"PAR1 not parquet").unwrap();
+    let run = run(&["db", "search", path(dir.path())]);
+    assert_eq!(run.code, Some(2));
+    assert!(run.stderr.contains("part-000001.parquet"), "{}", run.stderr);
+}
+
+#[test]
+fn find_answers_from_the_positions_files_what_filter_fen_finds() {
+    // Standard chess only: a variant's position has a key of its own.
+    let files: Vec<String> = inputs().into_iter().filter(|f| !f.contains("variants")).collect();
+    let indexed = tempfile::tempdir().unwrap();
+    build(&files, indexed.path(), &["--positions=12", "--shard-games", "40"]);
+    let manifest = manifest(indexed.path());
+    let shards = manifest["shards"].as_array().unwrap();
+    assert!(shards.iter().all(|s| !s["positions"].as_array().unwrap().is_empty()));
+    let plain = tempfile::tempdir().unwrap();
+    build(&files, plain.path(), &[]);
+    let fens = [
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+        "rnbqkbnr/pp2pppp/3p4/2p5/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 0 3",
+        "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2",
+    ];
+    let ids = |records: &[Value]| -> Vec<(String, u64)> {
+        records
+            .iter()
+            .map(|r| (r["file"].as_str().unwrap().to_owned(), r["index"].as_u64().unwrap()))
+            .collect()
+    };
+    for fen in fens {
+        let mut args = vec!["filter", "-q", "--fen", fen];
+        args.extend(files.iter().map(String::as_str));
+        let expected = ids(&jsonl(&args));
+        for dir in [indexed.path(), plain.path()] {
+            let found = ids(&jsonl(&["db", "find", path(dir), "--fen", fen]));
+            assert_eq!(found, expected, "{fen} in {}", dir.display());
+        }
+        let count = run(&["db", "find", path(indexed.path()), "--fen", fen, "--count"]);
+        assert_eq!(count.stdout.trim(), expected.len().to_string());
+    }
+    let bad = run(&["db", "find", path(indexed.path()), "--fen", "not a fen"]);
+    assert_eq!(bad.code, Some(2));
+}
