@@ -144,7 +144,7 @@ codes! {
         "A Variant tag arbiter does not know: the moves were not checked.",
         "Check the Variant tag; remove it for standard chess."),
     ImpossibleWin => ("W127", "impossible-win", Warning,
-        "A decisive result for a side without mating material (a win on time beyond material is E115).",
+        "A decisive result for a side that cannot mate: no mating material, or pawns frozen for good (a win on time beyond material is E115).",
         "If the game was lost on time, score it 1/2-1/2 (Art. 6.9); a resignation may stand."),
     EmptyGame => ("W128", "empty-game", Warning,
         "A game without moves and without a decisive result.",

@@ -484,8 +484,9 @@ fn r21_in_place_leaves_no_temporary_file_after_a_signal() {
         time::{Duration, Instant},
     };
     let sample = fs::read(fixture("sample.pgn")).expect("read");
-    // Long enough to be caught writing (seconds in a debug build).
-    let original = sample.repeat(10);
+    // Long enough to be caught writing: 20,000 games, a second or more
+    // (at a tenth of this, the run sometimes ended before the signal).
+    let original = sample.repeat(100);
     for (name, number) in [("INT", 2), ("TERM", 15), ("KILL", 9)] {
         let dir = tempfile::tempdir().expect("temp dir");
         let file = dir.path().join("games.pgn");
