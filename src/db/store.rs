@@ -154,12 +154,7 @@ impl Store {
         let Some(mut open) = self.open.take() else { return Ok(()) };
         write_positions(&self.dir, &mut open)?;
         let OpenShard { name, replacement, writer, rows, stats, position_files, .. } = open;
-        let mut file = writer.into_inner().map_err(other)?;
-        file.flush()?;
-        drop(file);
-        let permissions = std::os::unix::fs::PermissionsExt::from_mode(0o644);
-        std::fs::set_permissions(replacement.path(), permissions)?;
-        replacement.commit()?;
+        commit(writer, replacement)?;
         let stats_name = format!("stats/{name}.json");
         crate::sink::atomic::write(&self.dir.join(&stats_name), |wtr| {
             partial::write(wtr, &stats.finish())
@@ -211,12 +206,7 @@ fn write_positions(dir: &Path, open: &mut OpenShard) -> io::Result<()> {
         let batch = RecordBatch::try_new(positions_schema(), columns).map_err(other)?;
         writer.write(&batch).map_err(other)?;
     }
-    let mut file = writer.into_inner().map_err(other)?;
-    file.flush()?;
-    drop(file);
-    let permissions = std::os::unix::fs::PermissionsExt::from_mode(0o644);
-    std::fs::set_permissions(replacement.path(), permissions)?;
-    replacement.commit()?;
+    commit(writer, replacement)?;
     open.position_files.push(name);
     Ok(())
 }
@@ -254,4 +244,15 @@ impl Sink<Row> for Store {
     fn finish(&mut self) -> io::Result<()> {
         self.close_shard()
     }
+}
+
+/// Ends a Parquet file's writer (its footer, flushed) and puts the file in
+/// place, readable by all as an ordinary file is.
+fn commit(writer: ArrowWriter<BufWriter<File>>, replacement: Replacement) -> io::Result<()> {
+    let mut file = writer.into_inner().map_err(other)?;
+    file.flush()?;
+    drop(file);
+    let permissions = std::os::unix::fs::PermissionsExt::from_mode(0o644);
+    std::fs::set_permissions(replacement.path(), permissions)?;
+    replacement.commit()
 }
