@@ -6,7 +6,10 @@
 # That the shell scripts parse; formatting, lints, unit and integration
 # tests, docs, then the differential test against python-chess (installed
 # with pip if missing), the corpus count, `games`' output read by DuckDB
-# (skipped when the duckdb Python package is missing). `cargo test` runs
+# (skipped when the duckdb Python package is missing), and Spark and
+# Polars (scripts/spark_test.py: skipped when pyspark, java or polars is
+# missing, unless ARBITER_REQUIRE_SPARK=1 or ARBITER_REQUIRE_POLARS=1;
+# ARBITER_SKIP_SPARK=1 skips Spark). `cargo test` runs
 # the fuzz targets of fuzz/ on their seeds (tests/cli/fuzz_seeds.rs);
 # fuzzing itself, which first builds every dependency instrumented (about
 # 5 minutes on 2 cores), runs only when asked: ARBITER_FUZZ_SECONDS=N runs
@@ -48,6 +51,19 @@ fi
 step "games' CSV and JSON Lines load in DuckDB"
 # The debug binary too: a release build here would cost minutes.
 ARBITER="${ARBITER:-$PWD/target/debug/arbiter}" python3 scripts/duckdb_load.py
+step "Spark (local[2]) and Polars read arbiter's numbers (scripts/spark_test.py)"
+if [ -n "${ARBITER_PIP_DONE:-}" ]; then
+    # .ci/run's background install of pyspark and polars.
+    waited=$SECONDS
+    while [ ! -e "$ARBITER_PIP_DONE" ] && [ $((SECONDS - waited)) -lt 1200 ]; do sleep 2; done
+    echo "waited $((SECONDS - waited)) s for pip install of pyspark and polars"
+    if [ "$(cat "$ARBITER_PIP_DONE" 2>/dev/null)" != 0 ]; then
+        cat "$ARBITER_PIP_DONE.log" 2>/dev/null || true
+        echo "spark_test: failed: pip install of pyspark and polars did not succeed" >&2
+        exit 1
+    fi
+fi
+ARBITER="${ARBITER:-$PWD/target/debug/arbiter}" python3 scripts/spark_test.py
 fuzz_seconds=${ARBITER_FUZZ_SECONDS:-0}
 if [ "$fuzz_seconds" = 0 ]; then
     step "fuzzing: not run (ARBITER_FUZZ_SECONDS=N runs each target N s; cargo test ran them on their seeds)"

@@ -103,6 +103,19 @@ pub enum Command {
     /// group. Exit status: 0 whether or not there are duplicates, 2 for
     /// usage errors or unreadable inputs.
     Dupes(DupesArgs),
+    /// Cut large PGN files (plain or compressed) into shards of N games
+    /// each, `DIR/part-000001.pgn` and on, for a cluster to read in
+    /// parallel: every byte is kept in order (the shards put end to end are
+    /// the inputs, broken games and all), and a shard ends only where a game
+    /// begins whatever came before, so each shard read alone holds the same
+    /// games.
+    ///
+    /// A shard never spans two inputs. Each is written whole under a
+    /// temporary name and renamed into place. An output directory that
+    /// already holds shards is refused. Exit status: 0, or 2 for usage
+    /// errors or unreadable inputs (the shards of the games read before a
+    /// read error are kept).
+    Split(SplitArgs),
     /// Whether each side can still checkmate (FIDE Art. 5.2.2, 6.9) in
     /// positions given as FEN: prints, per position, `WB` (both can), `W-`
     /// or `-B` (one can), `--` (a dead position), with `?` for a side the
@@ -148,6 +161,39 @@ pub struct WinnableArgs {
     /// Print only the counts of `--file`, not a line per position.
     #[arg(long)]
     pub quiet: bool,
+}
+
+/// Arguments of `split`.
+#[derive(Debug, Args)]
+pub struct SplitArgs {
+    /// PGN files (plain, .zst, .gz, .bz2 or .xz); `-` reads standard input; a
+    /// directory stands for the PGN files in it.
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+    /// Also read the PGN files in subdirectories of directory arguments.
+    #[arg(long, short = 'r')]
+    pub recursive: bool,
+    /// Games a shard (the last of each input may hold fewer; a shard holds
+    /// more only where games are not separated by a blank line).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub games: u64,
+    /// The directory of the shards (created if missing; one that holds
+    /// shards already is refused).
+    #[arg(long, short = 'o', value_name = "DIR")]
+    pub output: PathBuf,
+    /// Compress each shard (`part-000001.pgn.zst`).
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub compress: Option<SplitCompress>,
+    /// No summary on standard error.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+}
+
+/// How `split` compresses its shards.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SplitCompress {
+    /// Zstandard, level 3: what arbiter and the lichess database read.
+    Zst,
 }
 
 /// Arguments of `man`.

@@ -121,6 +121,7 @@ impl Config {
                 }
             },
             Command::Merge(_)
+            | Command::Split(_)
             | Command::Completions(_)
             | Command::Man(_)
             | Command::Winnable(_) => return Ok(Config::none()),

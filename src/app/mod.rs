@@ -12,6 +12,7 @@ mod fmt;
 mod games;
 mod generate;
 mod merge;
+mod split;
 mod stats;
 mod tree;
 mod validate;
@@ -99,6 +100,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitStatus> {
         Command::Fmt(args) => fmt::run(args, &run),
         Command::Dupes(args) => dupes::run(args, &run),
         Command::Tree(args) => tree::run(args, &run),
+        Command::Split(args) => split::run(args),
         Command::Winnable(args) => winnable::run(args),
         #[cfg(feature = "db")]
         Command::Db(args) => db::run(args, &run),

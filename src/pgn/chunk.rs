@@ -201,7 +201,7 @@ fn decide(window: &[u8], target: usize, eof: bool, max_game: usize) -> Decision 
 /// place where the replay of the whole input begins a game too. Walked
 /// only when no cut was found in `MAX_GAME` bytes (a game that long, or
 /// games without blank lines between them).
-fn last_game_start(bytes: &[u8]) -> Option<usize> {
+pub(crate) fn last_game_start(bytes: &[u8]) -> Option<usize> {
     let mut cursor = GameCursor::new(bytes, 1);
     let (mut games, mut last) = (0, None);
     while let Some(span) = cursor.next_game(|_, _| {}) {
@@ -215,7 +215,7 @@ fn last_game_start(bytes: &[u8]) -> Option<usize> {
 }
 
 /// The overlap of the windows of a game too large, for `max_game`.
-fn resync_overlap(max_game: usize) -> usize {
+pub(crate) fn resync_overlap(max_game: usize) -> usize {
     RESYNC_OVERLAP.min(max_game / 4)
 }
 
@@ -439,7 +439,12 @@ fn last_cut(bytes: &[u8]) -> Option<usize> {
 }
 
 /// Reads until `buffer` holds `want` bytes or the stream ends.
-fn fill(rdr: &mut dyn Read, buffer: &mut Vec<u8>, eof: &mut bool, want: usize) -> io::Result<()> {
+pub(crate) fn fill(
+    rdr: &mut dyn Read,
+    buffer: &mut Vec<u8>,
+    eof: &mut bool,
+    want: usize,
+) -> io::Result<()> {
     // Room for all of it at once: growing by doubling copied each chunk
     // several times over.
     buffer.reserve(want.saturating_sub(buffer.len()));

@@ -10,6 +10,7 @@ pub mod chunk;
 pub mod cursor;
 pub mod lexer;
 pub mod names;
+pub mod shard;
 pub mod sniff;
 pub mod split;
 pub mod tags;

@@ -19,6 +19,8 @@
 //! `streaming`: findings while the input is read; a closed output ends
 //! the run.
 //! `fuzz_seeds`: the fuzz targets of fuzz/ on every fixture and reproducer.
+//! `split`: shards put end to end are the inputs; their stats merge to one
+//! run's.
 //! `schema`: `games`' records and CSV header are docs/GUIDE.md's schema.
 
 mod bad_input;
@@ -37,6 +39,7 @@ mod paths;
 mod progress;
 mod rules;
 mod schema;
+mod split;
 mod stats;
 mod streaming;
 mod tree;
