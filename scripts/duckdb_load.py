@@ -118,6 +118,7 @@ DATABASE_TYPES = {
     "warnings": "VARCHAR[]", "warning_lines": "BIGINT[]", "codes": "VARCHAR[]",
     "moves": "BLOB", "clocks": "INTEGER[]", "evals": "INTEGER[]", "text": "BLOB",
     "final_material": "VARCHAR", "final_key": "BIGINT", "mainline_hash": "BIGINT",
+    "home_pawns": "INTEGER",
 }
 
 
@@ -136,6 +137,14 @@ def decode_moves(blob, board):
         if not board.is_legal(move):
             raise ValueError(f"ply {i // 2 + 1}: {move.uci()} is not legal in {board.fen()}")
         board.push(move)
+
+
+def home_pawns(board):
+    """The `home_pawns` of a board, as docs/DATABASE.md defines it."""
+    import chess
+    white = board.pieces_mask(chess.PAWN, chess.WHITE) >> 8 & 0xFF
+    black = board.pieces_mask(chess.PAWN, chess.BLACK) >> 48 & 0xFF
+    return white | black << 8
 
 
 def placement(fen):
@@ -200,7 +209,7 @@ def database(duckdb, label, inputs, arbiter, tmp, db_conn, replay_at_most=None):
         print(f"duckdb_load: {label}: moves not decoded (python-chess missing)", file=sys.stderr)
         return
     games = db_conn.execute("""
-        SELECT game_id, variant, fen, moves, final_fen, plies, final_key FROM g
+        SELECT game_id, variant, fen, moves, final_fen, plies, final_key, home_pawns FROM g
         WHERE error_kind IS NULL AND 'unsupported_variant' NOT IN warnings
         ORDER BY game_id
     """).fetchall()
@@ -208,7 +217,7 @@ def database(duckdb, label, inputs, arbiter, tmp, db_conn, replay_at_most=None):
         games = games[:replay_at_most]
     import chess.polyglot
     decoded = keyed = 0
-    for game_id, variant, fen, blob, final_fen, plies, final_key in games:
+    for game_id, variant, fen, blob, final_fen, plies, final_key, home in games:
         board = board_of(variant, fen)
         decode_moves(blob, board)
         check(label, len(blob) == 2 * plies, f"game {game_id}: {len(blob)} bytes, {plies} plies")
@@ -216,6 +225,8 @@ def database(duckdb, label, inputs, arbiter, tmp, db_conn, replay_at_most=None):
         # crazyhouse pocket's pieces in any order).
         check(label, placement(board.fen()) == placement(final_fen),
               f"game {game_id}: decoded to {board.fen()}, arbiter has {final_fen}")
+        check(label, home == home_pawns(board),
+              f"game {game_id}: home_pawns {home}, python-chess's board has {home_pawns(board)}")
         decoded += 1
         # The key is the polyglot hash, signed; python-chess's counts an en
         # passant capture that is pseudo-legal only, arbiter's a legal one.

@@ -924,6 +924,10 @@ pub struct DbSearchArgs {
     /// Print the first N games that match only.
     #[arg(long, value_name = "N")]
     pub limit: Option<u64>,
+    /// Worker threads deciding the predicates, a row group each; 0 means
+    /// one per core, as does leaving it out [default: number of cores].
+    #[arg(long, short = 'j', value_name = "N")]
+    pub jobs: Option<u16>,
 }
 
 /// Output formats of `db search`.
@@ -955,4 +959,8 @@ pub struct DbExportArgs {
     /// No count of the games written on standard error.
     #[arg(long, short = 'q')]
     pub quiet: bool,
+    /// Worker threads deciding the predicates, a row group each; 0 means
+    /// one per core, as does leaving it out [default: number of cores].
+    #[arg(long, short = 'j', value_name = "N")]
+    pub jobs: Option<u16>,
 }

@@ -104,10 +104,12 @@ impl Config {
                     &args.select,
                 ),
                 // Reading a database reads no PGN: the predicates alone.
-                DbCommand::Search(DbSearchArgs { select, .. })
-                | DbCommand::Export(DbExportArgs { select, .. }) => {
+                DbCommand::Search(DbSearchArgs { select, jobs, .. })
+                | DbCommand::Export(DbExportArgs { select, jobs, .. }) => {
                     let selection = selection(select, &[]).map_err(anyhow::Error::msg)?;
-                    return Ok(Config { selection, ..Config::none() });
+                    let none = Config::none();
+                    let pipeline = PipelineOptions { jobs: jobs_of(*jobs), ..none.pipeline };
+                    return Ok(Config { selection, pipeline, ..none });
                 }
                 // `db find` checks each hit as `--fen` does.
                 DbCommand::Find(args) => {
@@ -154,17 +156,22 @@ impl Config {
         let source::Expanded { files, loops, without_pgn } =
             source::expand(&input.files, input.recursive);
         let replay = ReplayOptions { variations: replay.variations || input.variations, ..replay };
-        // `-j 0` is every core, as in ripgrep.
-        let jobs = match input.jobs {
-            None | Some(0) => rayon::current_num_threads(),
-            Some(jobs) => usize::from(jobs),
-        };
+        let jobs = jobs_of(input.jobs);
         let chunk_size = input
             .chunk_size
             .map_or(DEFAULT_CHUNK_SIZE, |size| size.try_into().unwrap_or(usize::MAX));
         let pipeline = PipelineOptions { jobs, chunk_size };
         let selection = Selection::everything();
         Config { files, loops, without_pgn, replay, pipeline, selection, quiet: input.quiet }
+    }
+}
+
+/// The worker threads `--jobs` asks for: `-j 0` is every core, as in
+/// ripgrep.
+fn jobs_of(jobs: Option<u16>) -> usize {
+    match jobs {
+        None | Some(0) => rayon::current_num_threads(),
+        Some(jobs) => usize::from(jobs),
     }
 }
 

@@ -23,6 +23,7 @@ use crate::{
         manifest::{self, Manifest, Source},
         row::RowMaker,
         scan::{self, Matcher},
+        search,
         store::{Sizes, Store},
         table::StoredGame,
     },
@@ -96,7 +97,8 @@ fn build(args: &DbBuildArgs, run: &super::Run) -> anyhow::Result<ExitStatus> {
             note(run, &format!("db build: {name}: already in the database (as {})", known.path))?;
             continue;
         }
-        added.push(Source { id: next_id, path: name, size, sha256, games: 0 });
+        let predicates = run.config.selection.arguments().to_vec();
+        added.push(Source { id: next_id, path: name, size, sha256, games: 0, predicates });
         files.push(path.clone());
         next_id += 1;
     }
@@ -225,10 +227,7 @@ fn search(args: &DbSearchArgs, run: &super::Run) -> anyhow::Result<ExitStatus> {
     let stdout = run.progress.writer();
     let mut matched = 0;
     if args.count {
-        each_match(&args.dir, &manifest, run, |_| {
-            matched += 1;
-            Ok(ControlFlow::Continue(()))
-        })?;
+        matched = count(&args.dir, &manifest, run)?;
         writeln!(io::stdout().lock(), "{matched}")?;
     } else if args.format == DbFormat::Pgn {
         let originals = Originals::of(&args.dir, &manifest);
@@ -337,23 +336,31 @@ fn key_of(fen: &str) -> anyhow::Result<i64> {
     Ok(crate::chess::identity::position_hash(&pos) as i64)
 }
 
-/// Hands each game of the database that the predicates select to `each`.
+/// Hands each game of the database that the predicates select to `each`,
+/// in order: every game when there is no predicate, else those that
+/// `db::search` selects, decided on the worker threads.
 fn each_match(
     dir: &Path,
     manifest: &Manifest,
     run: &super::Run,
-    mut each: impl FnMut(StoredGame) -> anyhow::Result<ControlFlow<()>>,
+    each: impl FnMut(StoredGame) -> anyhow::Result<ControlFlow<()>>,
 ) -> anyhow::Result<()> {
     let selection = &run.config.selection;
-    let mut matcher = (!selection.is_everything()).then(|| Matcher::new(selection.clone()));
-    scan::games(dir, manifest, |game| {
-        if let Some(matcher) = &mut matcher
-            && !matcher.matches(&game)?
-        {
-            return Ok(ControlFlow::Continue(()));
-        }
-        each(game)
-    })
+    if selection.is_everything() {
+        return scan::games(dir, manifest, each);
+    }
+    search::each_match(dir, manifest, selection, run.config.pipeline.jobs, true, each)?;
+    Ok(())
+}
+
+/// The number of games the predicates select.
+fn count(dir: &Path, manifest: &Manifest, run: &super::Run) -> anyhow::Result<u64> {
+    let selection = &run.config.selection;
+    if selection.is_everything() {
+        return Ok(manifest.shards.iter().map(|s| s.rows).sum());
+    }
+    let jobs = run.config.pipeline.jobs;
+    search::each_match(dir, manifest, selection, jobs, false, |_| Ok(ControlFlow::Continue(())))
 }
 
 /// The sources whose games can be copied byte for byte: still there,

@@ -24,7 +24,7 @@ pub const FILE: &str = "manifest.json";
 pub const FORMAT: &str = "arbiter-db";
 
 /// The format version this arbiter writes and reads.
-pub const VERSION: u64 = 1;
+pub const VERSION: u64 = 2;
 
 /// The position-key scheme, as the manifest names it.
 pub const KEY_SCHEME: &str = "zobrist64-fide: shakmaty's Zobrist64 of pieces, side to move, \
@@ -68,6 +68,10 @@ pub struct Source {
     pub sha256: String,
     /// Games of it in the database.
     pub games: u64,
+    /// The predicates `db build` stored its games under, as arguments
+    /// (`--player=carlsen`); none when it stored them all.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub predicates: Vec<String>,
 }
 
 /// One `games` file and its statistics.
@@ -217,7 +221,11 @@ mod tests {
         manifest.write(dir.path()).unwrap();
         assert_eq!(Manifest::read(dir.path()).unwrap(), Some(manifest.clone()));
         let text = fs::read_to_string(dir.path().join(FILE)).unwrap();
-        fs::write(dir.path().join(FILE), text.replace("\"version\": 1", "\"version\": 9")).unwrap();
+        fs::write(
+            dir.path().join(FILE),
+            text.replace(&format!("\"version\": {VERSION}"), "\"version\": 9"),
+        )
+        .unwrap();
         assert!(Manifest::read(dir.path()).unwrap_err().to_string().contains("version 9"));
         manifest.shards[0].games = "../x.parquet".into();
         manifest.write(dir.path()).unwrap();

@@ -7,12 +7,14 @@
 //! shards with each shard's `stats --partial`; [`manifest`] lists what a
 //! directory holds and makes a build atomic; [`scan`] reads the games
 //! back, decides `filter`'s predicates on them and writes them as PGN;
-//! [`moves`] is the two-byte move encoding. The layout and every column
+//! [`search`] decides them on the row groups in parallel, reading only the
+//! columns they need; [`moves`] is the two-byte move encoding. The layout and every column
 //! are documented in docs/DATABASE.md.
 
 pub mod manifest;
 pub mod moves;
 pub mod row;
 pub mod scan;
+pub mod search;
 pub mod store;
 pub mod table;

@@ -194,6 +194,9 @@ pub struct Row {
     pub final_key: Option<i64>,
     /// The final position's material, `KQRvKR`, when replayed.
     pub final_material: Option<String>,
+    /// The final position's pawns on their start squares ([`home_pawns`]),
+    /// when replayed.
+    pub home_pawns: Option<i32>,
     /// The mainline's hash (equal moves, equal hashes), signed.
     pub mainline_hash: i64,
     /// The game's own bytes, kept only for a game whose moves cannot be
@@ -310,10 +313,10 @@ impl Observer for RowMaker {
         let opening = self.classifier.end_game(game);
         let mainline_hash = self.hash.end_game(game) as i64;
         let header = Header::of(game.tags);
-        let (final_key, final_material) = if game.replayed && !record.final_fen.is_empty() {
+        let end = if game.replayed && !record.final_fen.is_empty() {
             final_position(&header, &record.final_fen)
         } else {
-            (None, None)
+            None
         };
         let plies = self.ply;
         let list = |values: &mut Vec<Option<i32>>| {
@@ -331,8 +334,9 @@ impl Observer for RowMaker {
             moves: std::mem::take(&mut self.moves),
             clocks: list(&mut self.clocks),
             evals: list(&mut self.evals),
-            final_key,
-            final_material,
+            final_key: end.as_ref().map(|e| e.key),
+            home_pawns: end.as_ref().map(|e| e.home_pawns),
+            final_material: end.map(|e| e.material),
             mainline_hash,
             text,
             stats_tags: StatsTags::of(game.tags).into_owned(),
@@ -435,21 +439,43 @@ fn eval(text: &[u8]) -> Option<i32> {
     (cp < i64::from(MATE - 1000)).then(|| sign * cp as i32)
 }
 
-/// The final position's key and material, from its FEN, set up as the
-/// game's start was (its `Variant` tag decides the rules).
-fn final_position(header: &Header, fen: &str) -> (Option<i64>, Option<String>) {
+/// What the filter columns keep of a game's last position.
+struct End {
+    key: i64,
+    material: String,
+    home_pawns: i32,
+}
+
+/// The final position's key, material and home pawns, from its FEN, set
+/// up as the game's start was (its `Variant` tag decides the rules).
+fn final_position(header: &Header, fen: &str) -> Option<End> {
     let mut warnings = Vec::new();
     let variant = header.get("Variant");
     let (_, start) = setup::start_position(variant.as_deref(), Some(fen), || 0, &mut warnings, 0);
+    let end = |key: u64, board: &shakmaty::Board| End {
+        key: key as i64,
+        material: signature(board.material()),
+        home_pawns: home_pawns(board),
+    };
     match start {
-        setup::Setup::Chess(pos) => {
-            (Some(identity::position_hash(&pos) as i64), Some(signature(pos.board().material())))
-        }
-        setup::Setup::Variant(pos) => {
-            (Some(identity::position_hash(&pos) as i64), Some(signature(pos.board().material())))
-        }
-        setup::Setup::Unsupported | setup::Setup::BadFen(_) => (None, None),
+        setup::Setup::Chess(pos) => Some(end(identity::position_hash(&pos), pos.board())),
+        setup::Setup::Variant(pos) => Some(end(identity::position_hash(&pos), pos.board())),
+        setup::Setup::Unsupported | setup::Setup::BadFen(_) => None,
     }
+}
+
+/// The pawn-structure signature of `board` (the `home_pawns` column): bit
+/// `f` (0 for the a-file … 7 for the h-file) when a White pawn stands on
+/// its start square of file `f` (a2 … h2), bit `8 + f` when a Black pawn
+/// stands on its (a7 … h7). A pawn never comes back to its start square,
+/// so a game that reached a position has, at its end, at most the home
+/// pawns of that position (SCID's home-pawn pruning; not in Crazyhouse,
+/// whose drops put pawns back, nor in Horde, whose first-rank pawns step
+/// onto the second).
+pub fn home_pawns(board: &shakmaty::Board) -> i32 {
+    let white = (board.pawns() & board.white()).0 >> 8 & 0xff;
+    let black = (board.pawns() & board.black()).0 >> 48 & 0xff;
+    (white | black << 8) as i32
 }
 
 /// A material signature, `KQRPvKRP`: White's pieces, `v`, Black's, each
@@ -508,5 +534,15 @@ mod tests {
     fn signatures_name_white_first_king_first() {
         let pos = shakmaty::Chess::default();
         assert_eq!(signature(pos.board().material()), "KQRRBBNNPPPPPPPPvKQRRBBNNPPPPPPPP");
+    }
+
+    #[test]
+    fn home_pawns_are_the_pawns_on_their_start_squares() {
+        let pos = shakmaty::Chess::default();
+        assert_eq!(home_pawns(pos.board()), 0xffff);
+        let board = crate::select::board::placement("8/p6p/8/8/4P3/8/3P2Pp/8").unwrap();
+        // d2 and g2 for White (bits 3 and 6); a7 and h7 for Black (bits 8
+        // and 15); e4 is not home, nor is Black's h2.
+        assert_eq!(home_pawns(&board), 1 << 3 | 1 << 6 | 1 << 8 | 1 << 15);
     }
 }

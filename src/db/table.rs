@@ -85,8 +85,9 @@ pub const COLUMNS: [&str; 55] = [
 ];
 
 /// The columns that follow the moves' in [`COLUMNS`]'s order are these
-/// three, written last: filters over the final position and the mainline.
-pub const FILTER_COLUMNS: [&str; 3] = ["final_material", "final_key", "mainline_hash"];
+/// four, written last: filters over the final position and the mainline.
+pub const FILTER_COLUMNS: [&str; 4] =
+    ["final_material", "final_key", "mainline_hash", "home_pawns"];
 
 /// The columns that always have a value (Parquet's `REQUIRED`).
 const REQUIRED: [&str; 20] = [
@@ -179,6 +180,7 @@ pub struct TableBuilder {
     final_material: StringBuilder,
     final_key: Int64Builder,
     mainline_hash: Int64Builder,
+    home_pawns: Int32Builder,
     rows: usize,
 }
 
@@ -218,6 +220,7 @@ impl Default for TableBuilder {
             final_material: StringBuilder::new(),
             final_key: Int64Builder::new(),
             mainline_hash: Int64Builder::new(),
+            home_pawns: Int32Builder::new(),
             rows: 0,
         }
     }
@@ -280,6 +283,7 @@ impl TableBuilder {
         self.final_material.append_option(row.final_material.as_deref());
         self.final_key.append_option(row.final_key);
         self.mainline_hash.append_value(row.mainline_hash);
+        self.home_pawns.append_option(row.home_pawns);
     }
 
     fn push_verdict(&mut self, r: &GameRecord, codes: &[&str]) {
@@ -330,7 +334,8 @@ impl TableBuilder {
     /// The rows added since the last batch, as a batch.
     pub fn finish(&mut self) -> RecordBatch {
         self.rows = 0;
-        let mut columns: Vec<(&str, ArrayRef)> = Vec::with_capacity(COLUMNS.len() + 3);
+        let mut columns: Vec<(&str, ArrayRef)> =
+            Vec::with_capacity(COLUMNS.len() + FILTER_COLUMNS.len());
         let [game_id, offset, length, index, line] = &mut self.ints64;
         columns.push(("game_id", Arc::new(game_id.finish())));
         columns.push(("source_id", Arc::new(self.source_id.finish())));
@@ -395,6 +400,7 @@ impl TableBuilder {
         columns.push(("final_material", Arc::new(self.final_material.finish())));
         columns.push(("final_key", Arc::new(self.final_key.finish())));
         columns.push(("mainline_hash", Arc::new(self.mainline_hash.finish())));
+        columns.push(("home_pawns", Arc::new(self.home_pawns.finish())));
         // Every column has one value a row, of the type its builder makes.
         let columns =
             columns.into_iter().map(|(name, array)| (name, array, !REQUIRED.contains(&name)));
@@ -442,59 +448,79 @@ pub struct StoredGame {
 }
 
 /// The columns of one batch, typed; refused when one is missing or not of
-/// its type (a file that is not a shard of this format).
+/// its type (a file that is not a shard of this format). A projected
+/// batch (`Columns::projected`) holds some of the columns only: a game
+/// read from it has the others empty.
 pub struct Columns<'b> {
     batch: &'b RecordBatch,
+}
+
+/// Checks that `schema` (a shard's) has every column of `games`, each of
+/// its type.
+pub fn check_schema(schema: &arrow_schema::Schema) -> anyhow::Result<()> {
+    let expected = TableBuilder::schema();
+    for field in expected.fields() {
+        let found = schema
+            .field_with_name(field.name())
+            .map(|f| f.data_type().clone())
+            .map_err(|_| anyhow!("no column {}", field.name()))?;
+        if &found != field.data_type() {
+            bail!("column {} is {found}, not {}", field.name(), field.data_type());
+        }
+    }
+    Ok(())
 }
 
 impl<'b> Columns<'b> {
     /// Checks `batch` against the schema.
     pub fn of(batch: &'b RecordBatch) -> anyhow::Result<Columns<'b>> {
-        let expected = TableBuilder::schema();
-        for field in expected.fields() {
-            let found = batch
-                .schema()
-                .field_with_name(field.name())
-                .map(|f| f.data_type().clone())
-                .map_err(|_| anyhow!("no column {}", field.name()))?;
-            if &found != field.data_type() {
-                bail!("column {} is {found}, not {}", field.name(), field.data_type());
-            }
-        }
+        check_schema(&batch.schema())?;
         Ok(Columns { batch })
     }
 
-    fn column(&self, name: &str) -> &'b ArrayRef {
-        // `of` checked every column is there.
-        self.batch.column_by_name(name).unwrap_or_else(|| unreachable!("checked column {name}"))
+    /// A batch of some of the columns, read from a shard whose schema
+    /// [`check_schema`] accepted.
+    pub fn projected(batch: &'b RecordBatch) -> Columns<'b> {
+        Columns { batch }
     }
 
-    fn string(&self, name: &str) -> &'b StringArray {
-        self.column(name).as_string_opt::<i32>().unwrap_or_else(|| unreachable!("{name}"))
+    fn column(&self, name: &str) -> Option<&'b ArrayRef> {
+        self.batch.column_by_name(name)
     }
 
-    fn int32(&self, name: &str) -> &'b Int32Array {
-        self.column(name).as_primitive_opt::<Int32Type>().unwrap_or_else(|| unreachable!("{name}"))
+    /// Column `name` as text, when read.
+    pub fn string(&self, name: &str) -> Option<&'b StringArray> {
+        self.column(name)?.as_string_opt::<i32>()
     }
 
-    fn int64(&self, name: &str) -> &'b Int64Array {
-        self.column(name).as_primitive_opt::<Int64Type>().unwrap_or_else(|| unreachable!("{name}"))
+    fn int32(&self, name: &str) -> Option<&'b Int32Array> {
+        self.column(name)?.as_primitive_opt::<Int32Type>()
     }
 
-    fn boolean(&self, name: &str) -> &'b BooleanArray {
-        self.column(name).as_boolean_opt().unwrap_or_else(|| unreachable!("{name}"))
+    fn int64(&self, name: &str) -> Option<&'b Int64Array> {
+        self.column(name)?.as_primitive_opt::<Int64Type>()
     }
 
-    fn binary(&self, name: &str) -> &'b BinaryArray {
-        self.column(name).as_binary_opt::<i32>().unwrap_or_else(|| unreachable!("{name}"))
+    fn boolean(&self, name: &str) -> Option<&'b BooleanArray> {
+        self.column(name)?.as_boolean_opt()
     }
 
-    fn list(&self, name: &str) -> &'b ListArray {
-        self.column(name).as_list_opt::<i32>().unwrap_or_else(|| unreachable!("{name}"))
+    fn binary(&self, name: &str) -> Option<&'b BinaryArray> {
+        self.column(name)?.as_binary_opt::<i32>()
     }
 
-    fn map(&self, name: &str) -> &'b MapArray {
-        self.column(name).as_map_opt().unwrap_or_else(|| unreachable!("{name}"))
+    fn list(&self, name: &str) -> Option<&'b ListArray> {
+        self.column(name)?.as_list_opt::<i32>()
+    }
+
+    fn map(&self, name: &str) -> Option<&'b MapArray> {
+        self.column(name)?.as_map_opt()
+    }
+
+    /// Value `i` of the 32-bit integer column `name`, when read and not
+    /// null.
+    pub fn int32_at(&self, name: &str, i: usize) -> Option<i32> {
+        self.int32(name).and_then(|a| opt(a, i))
     }
 
     /// Rows in the batch.
@@ -509,18 +535,17 @@ impl<'b> Columns<'b> {
 
     /// The game of row `i`.
     pub fn game(&self, i: usize) -> anyhow::Result<StoredGame> {
-        let text = |name: &str| opt_str(self.string(name), i);
-        let int32 = |name: &str| opt(self.int32(name), i);
+        let text = |name: &str| self.string(name).and_then(|a| opt_str(a, i));
+        let int32 = |name: &str| self.int32_at(name, i);
         let ply = |name: &str| int32(name).map(|n| u32::try_from(n).unwrap_or(0));
-        let int64 = |name: &str| opt(self.int64(name), i).unwrap_or(0);
+        let int64 = |name: &str| self.int64(name).and_then(|a| opt(a, i)).unwrap_or(0);
         let unsigned = |name: &str| u64::try_from(int64(name)).unwrap_or(0);
         let mut header = Header::default();
         for (slot, name) in header.text.iter_mut().zip(TEXT_COLUMNS) {
             *slot = text(name).map(str::to_owned);
         }
         header.elo = [int32("white_elo"), int32("black_elo")];
-        let tags = self.map("tags");
-        if tags.is_valid(i) {
+        if let Some(tags) = self.map("tags").filter(|tags| tags.is_valid(i)) {
             let entries = tags.value(i);
             let keys = entries.column(0).as_string_opt::<i32>();
             let values = entries.column(1).as_string_opt::<i32>();
@@ -531,10 +556,9 @@ impl<'b> Columns<'b> {
             }
         }
         let strings = |name: &str| -> Vec<String> {
-            let list = self.list(name);
-            if !list.is_valid(i) {
+            let Some(list) = self.list(name).filter(|list| list.is_valid(i)) else {
                 return Vec::new();
-            }
+            };
             let values = list.value(i);
             values
                 .as_string_opt::<i32>()
@@ -542,8 +566,7 @@ impl<'b> Columns<'b> {
                 .unwrap_or_default()
         };
         let lines: Vec<u64> = {
-            let list = self.list("warning_lines");
-            if list.is_valid(i) {
+            if let Some(list) = self.list("warning_lines").filter(|list| list.is_valid(i)) {
                 let values = list.value(i);
                 values
                     .as_primitive_opt::<Int64Type>()
@@ -579,7 +602,7 @@ impl<'b> Columns<'b> {
                     .with_context(|| format!("unknown error kind {kind}"))?,
                 san: text("error_san").unwrap_or_default().to_owned(),
                 fen: text("error_fen").unwrap_or_default().to_owned(),
-                line: u64::try_from(opt(self.int64("error_line"), i).unwrap_or(0)).unwrap_or(0),
+                line: unsigned("error_line"),
                 message: text("error_message").unwrap_or_default().to_owned(),
                 reason: text("error_reason")
                     .and_then(|r| crate::chess::why::CODES.iter().copied().find(|c| *c == r)),
@@ -599,11 +622,10 @@ impl<'b> Columns<'b> {
         let marker = text("result_marker")
             .and_then(|m| ["1-0", "0-1", "1/2-1/2", "*"].into_iter().find(|&k| k == m));
         let boolean = |name: &str| {
-            let array = self.boolean(name);
-            array.is_valid(i) && array.value(i)
+            self.boolean(name).is_some_and(|array| array.is_valid(i) && array.value(i))
         };
         let record = GameRecord {
-            file: Arc::from(self.string("file").value(i)),
+            file: Arc::from(text("file").unwrap_or_default()),
             index: unsigned("index"),
             line: unsigned("line"),
             white: header.text[4].as_deref().map(Into::into),
@@ -630,7 +652,7 @@ impl<'b> Columns<'b> {
             final_fen: text("final_fen").unwrap_or_default().to_owned(),
         };
         let ints = |name: &str| -> Option<Vec<Option<i32>>> {
-            let list = self.list(name);
+            let list = self.list(name)?;
             list.is_valid(i).then(|| {
                 let values = list.value(i);
                 values
@@ -640,7 +662,7 @@ impl<'b> Columns<'b> {
             })
         };
         let bytes = |name: &str| {
-            let array = self.binary(name);
+            let array = self.binary(name)?;
             array.is_valid(i).then(|| array.value(i).to_vec())
         };
         Ok(StoredGame {

@@ -136,6 +136,84 @@ impl Reach {
     }
 }
 
+impl Reach {
+    /// Whether a game that reached the target may end in `end` (the same
+    /// rules, from the target to the end: pieces and pawns never more,
+    /// the end's home pawns among the target's).
+    fn may_precede(&self, end: &Ending) -> bool {
+        Color::ALL.into_iter().all(|c| {
+            let (pieces, pawns) = end.side(c);
+            pieces <= *self.pieces.get(c)
+                && pawns <= *self.pawns.get(c)
+                && end.home.get(c).is_subset(*self.home.get(c))
+        })
+    }
+}
+
+/// What the last position of a game tells of the positions before it:
+/// its material and its pawns on their start squares (the `games` table's
+/// `final_material` and `home_pawns`). Only for standard chess and
+/// Chess960: elsewhere drops or Horde's first-rank pawns break the rules
+/// of [`Reach`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Ending {
+    material: ByColor<ByRole<u8>>,
+    home: ByColor<Bitboard>,
+}
+
+impl Ending {
+    /// The ending of a `final_material` signature (`KRvK`) and a
+    /// `home_pawns` value (bits 0–7: White's pawns on a2–h2, 8–15:
+    /// Black's on a7–h7); `None` when the signature does not read.
+    pub fn of(material: &str, home_pawns: i32) -> Option<Ending> {
+        let material = Signature::parse(material, true).ok()?.material;
+        let bits = u64::from(home_pawns as u32);
+        let home = ByColor {
+            white: Bitboard((bits & 0xff) << 8),
+            black: Bitboard((bits >> 8 & 0xff) << 48),
+        };
+        Some(Ending { material, home })
+    }
+
+    /// The ending of a last position's board.
+    pub fn of_board(board: &Board) -> Ending {
+        let home = ByColor {
+            white: board.pawns() & board.white() & Bitboard::from_rank(shakmaty::Rank::Second),
+            black: board.pawns() & board.black() & Bitboard::from_rank(shakmaty::Rank::Seventh),
+        };
+        Ending { material: board.material(), home }
+    }
+
+    /// A side's pieces (king and pawns included) and pawns.
+    fn side(&self, c: Color) -> (u32, u32) {
+        let side = self.material.get(c);
+        (side.iter().map(|&n| u32::from(n)).sum(), u32::from(side.pawn))
+    }
+}
+
+impl BoardTest {
+    /// Whether a game that ends in `end` may pass this test (`false` is a
+    /// proof: the game need not be replayed).
+    pub fn may_end_in(&self, end: &Ending) -> bool {
+        match self {
+            BoardTest::Position(_, reach) | BoardTest::Placement(_, reach) => {
+                reach.may_precede(end)
+            }
+            BoardTest::Material(signature) => {
+                let fits = |(pieces, pawns): (u32, u32), (most, most_pawns): (u32, u32)| {
+                    pieces <= most && pawns <= most_pawns
+                };
+                let (white, black) = (end.side(Color::White), end.side(Color::Black));
+                let ByColor { white: w, black: b } = signature.sides;
+                (fits(white, w) && fits(black, b))
+                    || (!signature.strict && fits(white, b) && fits(black, w))
+            }
+            BoardTest::FinalMaterial(signature) => signature.matches(&end.material),
+            BoardTest::Moves(_) => true,
+        }
+    }
+}
+
 /// A placement, as the first field of a FEN.
 pub fn placement(text: &str) -> Result<Board, String> {
     let field = text.split_whitespace().next().unwrap_or("");
@@ -477,6 +555,83 @@ mod tests {
     use shakmaty::{san::San, variant::Crazyhouse};
 
     use super::*;
+
+    /// A material signature of `board`, as `--material` writes it.
+    fn signature_of(board: &Board) -> String {
+        let side = |c: Color| {
+            let m = board.material();
+            let side = m.get(c);
+            [Role::King, Role::Queen, Role::Rook, Role::Bishop, Role::Knight, Role::Pawn]
+                .into_iter()
+                .flat_map(|role| {
+                    std::iter::repeat_n(role.upper_char(), usize::from(*side.get(role)))
+                })
+                .collect::<String>()
+        };
+        format!("{}v{}", side(Color::White), side(Color::Black))
+    }
+
+    #[test]
+    fn an_ending_never_rules_out_what_the_game_passed_through() {
+        let mut seed = 7_u64;
+        let mut below = |n: usize| {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            ((seed >> 33) as usize) % n.max(1)
+        };
+        let mut pruned = 0;
+        for _ in 0..60 {
+            let mut pos = Chess::default();
+            let mut seen = vec![pos.clone()];
+            for _ in 0..(40 + below(200)) {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                pos.play_unchecked(moves[below(moves.len())]);
+                seen.push(pos.clone());
+            }
+            let end = Ending::of_board(pos.board());
+            let text = signature_of(pos.board());
+            let home = Ending::of_board(pos.board()).home;
+            let bits = (home.white.0 >> 8 | home.black.0 >> 40) as i32;
+            assert_eq!(Ending::of(&text, bits), Some(end.clone()));
+            for (k, earlier) in seen.iter().enumerate() {
+                let identity = Identity::of(earlier);
+                let reach = identity.reach();
+                let signature = Signature::parse(&signature_of(earlier.board()), true).unwrap();
+                let tests = [
+                    BoardTest::Position(identity, reach),
+                    BoardTest::Placement(Box::new(earlier.board().clone()), reach),
+                    BoardTest::Material(signature),
+                ];
+                for test in &tests {
+                    assert!(test.may_end_in(&end), "ply {k}: {test:?}");
+                }
+                // The other way round, a later position after an earlier
+                // end: often out of reach.
+                let early = Ending::of_board(earlier.board());
+                let last = Identity::of(&pos);
+                let reach = last.reach();
+                pruned += usize::from(!BoardTest::Position(last, reach).may_end_in(&early));
+            }
+            let last = Signature::parse(&text, true).unwrap();
+            assert!(BoardTest::FinalMaterial(last).may_end_in(&end));
+        }
+        assert!(pruned > 100, "{pruned}");
+        let krvk = Ending::of("KRvK", 0).unwrap();
+        let material =
+            |sig: &str, strict| BoardTest::Material(Signature::parse(sig, strict).unwrap());
+        assert!(material("KRPvKR", true).may_end_in(&krvk));
+        assert!(!material("KRvK", true).may_end_in(&Ending::of("KRRvK", 0).unwrap()));
+        // Either side's unless strict.
+        assert!(material("KvKR", false).may_end_in(&krvk));
+        assert!(!material("KvKR", true).may_end_in(&krvk));
+        // A pawn that left home never comes back: e2 at the end, not at
+        // the target.
+        let e2 = Ending::of("KPvK", 1 << 4).unwrap();
+        let target = Identity::parse("4k3/8/8/8/4P3/8/8/4K3 w - - 0 1").unwrap();
+        assert!(!BoardTest::Position(target.clone(), target.reach()).may_end_in(&e2));
+    }
 
     /// The decision of the one test `test` after each move of `moves`
     /// from `start`, anchored at `anchor`.

@@ -156,6 +156,44 @@ pub enum Key {
     Moves,
 }
 
+impl Key {
+    /// The option of the command line that gives it.
+    pub fn flag(self) -> &'static str {
+        match self {
+            Key::Player => "--player",
+            Key::White => "--white",
+            Key::Black => "--black",
+            Key::Event => "--event",
+            Key::Site => "--site",
+            Key::Round => "--round",
+            Key::Date => "--date",
+            Key::Elo => "--elo",
+            Key::EitherElo => "--either-elo",
+            Key::AverageElo => "--average-elo",
+            Key::WhiteElo => "--white-elo",
+            Key::BlackElo => "--black-elo",
+            Key::EloDiff => "--elo-diff",
+            Key::Result => "--result",
+            Key::Eco => "--eco",
+            Key::Opening => "--opening",
+            Key::Variant => "--variant",
+            Key::Speed => "--speed",
+            Key::TerminationTag => "--termination-tag",
+            Key::Tag => "--tag",
+            Key::Error => "--error",
+            Key::Code => "--code",
+            Key::Ending => "--ending",
+            Key::Claimable => "--claimable",
+            Key::Plies => "--plies",
+            Key::Fen => "--fen",
+            Key::Placement => "--placement",
+            Key::Material => "--material",
+            Key::FinalMaterial => "--final-material",
+            Key::Moves => "--moves",
+        }
+    }
+}
+
 /// The predicates of a run, parsed once and shared by every worker.
 #[derive(Debug, Clone, Default)]
 pub struct Selection {
@@ -172,6 +210,9 @@ struct Predicates {
     board_clauses: Vec<Clause<usize>>,
     /// The one ply position and material tests look at, if any.
     anchor: Option<u32>,
+    /// The predicates as command-line arguments (`--player=carlsen`), in
+    /// the order they were added: what `db build` records.
+    arguments: Vec<String>,
 }
 
 /// How a [`Selection`] is put together, from the command line.
@@ -187,12 +228,16 @@ impl Builder {
     /// side's.
     pub fn strict_material(&mut self, strict: bool) -> &mut Self {
         self.strict = strict;
+        if strict {
+            self.predicates.arguments.push("--material-strict".to_owned());
+        }
         self
     }
 
     /// Position and material tests look at ply `ply` only (0: the start).
     pub fn anchor(&mut self, ply: Option<u32>) -> &mut Self {
         self.predicates.anchor = ply;
+        self.predicates.arguments.extend(ply.map(|ply| format!("--ply={ply}")));
         self
     }
 
@@ -206,13 +251,14 @@ impl Builder {
         inconsistent: bool,
     ) -> &mut Self {
         let tests = [
-            (valid, VerdictTest::Valid(true)),
-            (invalid, VerdictTest::Valid(false)),
-            (after_end, VerdictTest::MovesAfterEnd),
-            (inconsistent, VerdictTest::InconsistentResult),
+            (valid, VerdictTest::Valid(true), "--valid"),
+            (invalid, VerdictTest::Valid(false), "--invalid"),
+            (after_end, VerdictTest::MovesAfterEnd, "--moves-after-end"),
+            (inconsistent, VerdictTest::InconsistentResult, "--inconsistent-result"),
         ];
-        for (on, test) in tests {
+        for (on, test, flag) in tests {
             if on {
+                self.predicates.arguments.push(flag.to_owned());
                 self.predicates.verdict.push(Clause { any: vec![test], none: Vec::new() });
             }
         }
@@ -233,6 +279,7 @@ impl Builder {
             parsed.push((negated, text));
         }
         let p = &mut self.predicates;
+        p.arguments.extend(values.iter().map(|value| format!("{}={value}", key.flag())));
         match key {
             Key::Error | Key::Code | Key::Ending | Key::Claimable | Key::Plies => {
                 let clause = clause(&parsed, |text| match key {
@@ -351,6 +398,27 @@ impl Selection {
     /// mainline (the moves must then be replayed to decide it).
     pub fn reads_board(&self) -> bool {
         !self.inner.board_clauses.is_empty()
+    }
+
+    /// Whether the tests of positions and moves may pass on a game that
+    /// ends in `end` (`false` is a proof that they fail; see
+    /// [`board::Ending`]).
+    pub fn may_end_in(&self, end: &board::Ending) -> bool {
+        let p = &self.inner;
+        p.board_clauses.iter().all(|clause| {
+            clause.any.is_empty() || clause.any.iter().any(|&i| p.board[i].may_end_in(end))
+        })
+    }
+
+    /// The predicates as command-line arguments, one an option with its
+    /// value (`--player=carlsen`, `--valid`), in the order given.
+    pub fn arguments(&self) -> &[String] {
+        &self.inner.arguments
+    }
+
+    /// Whether a predicate is on the tags.
+    pub fn reads_tags(&self) -> bool {
+        !self.inner.tags.is_empty()
     }
 
     /// Whether every game is selected.

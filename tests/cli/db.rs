@@ -154,7 +154,12 @@ fn search_selects_what_filter_selects() {
     let files = inputs();
     let dir = tempfile::tempdir().unwrap();
     build(&files, dir.path(), &[]);
+    // Many row groups in many shards: decided in parallel, handed over in
+    // order.
+    let small = tempfile::tempdir().unwrap();
+    build(&files, small.path(), &["--row-group", "4", "--shard-games", "13"]);
     let najdorf = "rnbqkbnr/pp2pppp/3p4/2p5/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 0 3";
+    let open_game = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2";
     let cases: &[&[&str]] = &[
         &["--result", "1-0"],
         &["--player", "carlsen"],
@@ -168,8 +173,17 @@ fn search_selects_what_filter_selects() {
         &["--date", "2023"],
         &["--moves", "1. e4 c5"],
         &["--fen", najdorf],
+        &["--fen", najdorf, "--ply", "4"],
+        &["--fen", open_game, "--fen", najdorf],
+        &["--material", "!KvK", "--result", "1-0"],
+        &["--placement", "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR"],
         &["--material", "KRvK"],
+        &["--material", "KQvK"],
+        &["--material", "KRPvKR"],
+        &["--material", "KRvKR", "--material-strict"],
+        &["--material", "KPvK", "--valid"],
         &["--final-material", "KQvK"],
+        &["--final-material", "KvK", "--material", "KQvK"],
         &["--ending", "checkmate"],
         &["--tag", "Site~lichess"],
         &["--eco", "B90..B99", "--result", "!1-0"],
@@ -179,22 +193,44 @@ fn search_selects_what_filter_selects() {
         args.extend(files.iter().map(String::as_str));
         args.extend_from_slice(predicates);
         let expected = jsonl(&args);
-        let mut args = vec!["db", "search", path(dir.path())];
-        args.extend_from_slice(predicates);
-        let stored = jsonl(&args);
         let ids = |records: &[Value]| -> Vec<(String, u64)> {
             records
                 .iter()
                 .map(|r| (r["file"].as_str().unwrap().to_owned(), r["index"].as_u64().unwrap()))
                 .collect()
         };
-        assert_eq!(ids(&stored), ids(&expected), "{predicates:?}");
-        let mut args = vec!["db", "search", path(dir.path()), "--count"];
+        // One thread and one row group a shard too, for a few.
+        let mut runs = vec![(small.path(), "0")];
+        if predicates.iter().any(|p| ["--fen", "--material", "--player"].contains(p)) {
+            runs.extend([(small.path(), "1"), (dir.path(), "0")]);
+        }
+        for (dir, jobs) in runs {
+            let mut args = vec!["db", "search", path(dir), "-j", jobs];
+            args.extend_from_slice(predicates);
+            let stored = jsonl(&args);
+            assert_eq!(ids(&stored), ids(&expected), "{predicates:?} in {}", dir.display());
+            // The records, whole.
+            assert_eq!(stored, expected, "{predicates:?}");
+        }
+        let mut args = vec!["db", "search", path(small.path()), "--count"];
         args.extend_from_slice(predicates);
         let count = run(&args);
         assert_eq!(count.stdout.trim(), expected.len().to_string(), "{predicates:?}");
         assert_eq!(count.code, Some(if expected.is_empty() { 1 } else { 0 }));
     }
+    // Games for the material and position cases, so that they test
+    // something.
+    let count = |predicates: &[&str]| {
+        let mut args = vec!["db", "search", path(dir.path()), "--count"];
+        args.extend_from_slice(predicates);
+        run(&args).stdout.trim().parse::<usize>().unwrap()
+    };
+    assert!(count(&["--material", "KQvK"]) > 0);
+    assert!(count(&["--fen", open_game]) > 0);
+    // --limit stops in order.
+    let all = jsonl(&["db", "search", path(small.path()), "--valid"]);
+    let first = jsonl(&["db", "search", path(small.path()), "--valid", "--limit", "5"]);
+    assert_eq!(first, all[..5]);
 }
 
 #[test]
@@ -264,7 +300,13 @@ fn build_predicates_store_only_the_games_that_match() {
     let stored = jsonl(&["db", "search", path(dir.path())]);
     let expected = jsonl(&["filter", "-q", &file, "--player", "carlsen"]);
     assert_eq!(stored, expected);
-    assert_eq!(manifest(dir.path())["sources"][0]["games"], expected.len());
+    let manifest = manifest(dir.path());
+    assert_eq!(manifest["sources"][0]["games"], expected.len());
+    // The predicates are recorded with the source.
+    assert_eq!(manifest["sources"][0]["predicates"], serde_json::json!(["--player=carlsen"]));
+    let all = tempfile::tempdir().unwrap();
+    build(std::slice::from_ref(&file), all.path(), &[]);
+    assert!(self::manifest(all.path())["sources"][0].get("predicates").is_none());
 }
 
 #[test]
