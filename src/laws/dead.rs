@@ -10,8 +10,9 @@
 //! Unwinnability" (FUN 2022), written anew on shakmaty:
 //!
 //! 1. static reasoning: insufficient material (shakmaty's rule), then
-//!    pawns frozen for ever and the regions they leave to the kings and
-//!    pieces (`blocked`);
+//!    pawns frozen for ever, pawns that never leave their file, the
+//!    regions they leave to the kings and pieces, and whether a check
+//!    there can leave the king no flight (`blocked`);
 //! 2. a helpmate search by iterative deepening in which the moves that
 //!    bring a mate pattern closer (the loser's king to a corner, the
 //!    winner's pieces after it, captures and pushes by the winner) cost no
@@ -772,6 +773,20 @@ mod tests {
         }
         // Without the pawn on b3 nothing protects a2: the king takes it.
         let fen = "3B4/8/4p3/3pP2k/2pP4/2P5/pPb5/K7 w - - 0 1";
+        assert_ne!(analyse(&pos(fen), Color::White, DEFAULT_BUDGET).reason, Reason::Blocked);
+    }
+
+    #[test]
+    fn a_wall_still_closing_is_dead_by_the_statics() {
+        // Every pawn keeps to its file: White's second rank can only close
+        // the wall, Black's fifth never passes it (`blocked`'s anchors).
+        let fen = "1k6/p1p1p1p1/P1P1P1P1/p1p1p1p1/8/8/P1P1P1P1/4K3 w - - 0 1";
+        for side in Color::ALL {
+            let analysis = analyse(&pos(fen), side, DEFAULT_BUDGET);
+            assert_eq!((analysis.mate, analysis.reason), (Mate::Impossible, Reason::Blocked));
+        }
+        // With a white pawn on the b-file, free to promote, it is not.
+        let fen = "1k6/p1p1p1p1/P1P1P1P1/p1p1p1p1/8/8/1PP1P1P1/4K3 w - - 0 1";
         assert_ne!(analyse(&pos(fen), Color::White, DEFAULT_BUDGET).reason, Reason::Blocked);
     }
 

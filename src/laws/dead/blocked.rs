@@ -18,15 +18,12 @@ pub(super) struct Frozen {
     pub attack: [Bitboard; 2],
     /// Per colour: the squares its king may ever stand on.
     pub king: [Bitboard; 2],
-    /// Per colour: the squares its pieces other than bishops, the king and
-    /// frozen pawns may ever stand on or attack.
-    pub others: [Bitboard; 2],
     /// The frozen pawns.
     pub walls: Bitboard,
-    /// Per colour: the squares its bishops may ever stand on.
-    pub bishops: [Bitboard; 2],
-    /// Per colour: the squares its bishops may ever attack.
-    pub bishop_attack: [Bitboard; 2],
+    /// The pawns proved never to leave their file, promote nor be captured
+    /// (frozen ones included): an enemy pawn of their file in front of
+    /// them can never pass them before it captures.
+    pub anchors: Bitboard,
 }
 
 /// The pawns with a pawn (of either colour) right in front of them: the
@@ -111,15 +108,46 @@ fn push(color: Color, sq: Square) -> Bitboard {
     }
 }
 
+/// The squares of `sq`'s file that a pawn of `color` there can never push
+/// onto before it captures: from the first pawn of `stops` (enemy anchors)
+/// in front of it on, since it can never pass that pawn.
+fn file_limit(color: Color, sq: Square, stops: Bitboard) -> Bitboard {
+    let file = Bitboard::from_file(sq.file());
+    let i = sq as u32;
+    match color {
+        Color::White => {
+            let ahead = file & Bitboard(u64::MAX.checked_shl(i + 1).unwrap_or(0));
+            (stops & ahead)
+                .first()
+                .map_or(Bitboard::EMPTY, |s| file & Bitboard(u64::MAX << (s as u32)))
+        }
+        Color::Black => {
+            let ahead = file & Bitboard((1u64 << i) - 1);
+            (stops & ahead)
+                .last()
+                .map_or(Bitboard::EMPTY, |s| file & Bitboard(u64::MAX >> (63 - s as u32)))
+        }
+    }
+}
+
+/// The squares a pawn of `color` on `sq` can push onto along its file
+/// before any capture: up to `walls` or `limit`.
+fn file_pushes(color: Color, sq: Square, walls: Bitboard, limit: Bitboard) -> Bitboard {
+    flood(Bitboard::from_square(sq), !walls & !limit, |sq| push(color, sq))
+}
+
 /// Where one piece of `color` on `sq` (not a king) can ever stand, and what
-/// it can ever attack, while `walls` stay: a pawn captures only onto
-/// `targets` (where an enemy piece may stand) and may promote.
+/// it can ever attack, while `walls` stay: a pawn pushes on its file short
+/// of `limit` ([`file_limit`]), captures only onto `targets` (where an
+/// enemy piece may stand), never when `anchored`, and may promote.
 fn piece_reach(
     role: Role,
     color: Color,
     sq: Square,
     walls: Bitboard,
     targets: Bitboard,
+    limit: Bitboard,
+    anchored: bool,
 ) -> (Bitboard, Bitboard) {
     let start = Bitboard::from_square(sq);
     let open = !walls;
@@ -135,9 +163,15 @@ fn piece_reach(
     };
     match role {
         Role::Pawn => {
-            let stand = flood(start, open, |sq| {
-                push(color, sq) | (attacks::pawn_attacks(color, sq) & targets)
-            });
+            let mut stand = file_pushes(color, sq, walls, limit);
+            if !anchored {
+                // After a first capture the pawn is off the file its limit
+                // holds on: it may then go wherever captures take it.
+                let captures = union(stand, |sq| attacks::pawn_attacks(color, sq)) & targets & open;
+                stand |= flood(captures, open, |sq| {
+                    push(color, sq) | (attacks::pawn_attacks(color, sq) & targets)
+                });
+            }
             let promoted = stand & Bitboard::from_rank((!color).backrank());
             let attack = union(stand & !promoted, |sq| attacks::pawn_attacks(color, sq));
             if promoted.is_empty() {
@@ -156,26 +190,26 @@ fn piece_reach(
 struct Reach {
     stand: Bitboard,
     attack: Bitboard,
-    bishops: Bitboard,
-    bishop_attack: Bitboard,
-    /// Stand and attack of the others than bishops.
-    others: Bitboard,
 }
 
-/// [`Reach`] of `color`, pawns capturing only onto `targets`.
-fn reach(board: &Board, color: Color, walls: Bitboard, targets: Bitboard) -> Reach {
+/// [`Reach`] of `color`, pawns capturing only onto `targets`, `anchors`
+/// never.
+fn reach(
+    board: &Board,
+    color: Color,
+    walls: Bitboard,
+    targets: Bitboard,
+    anchors: Bitboard,
+) -> Reach {
     let mut r = Reach::default();
+    let stops = anchors & board.by_color(!color);
     for sq in board.by_color(color) & !walls & !board.kings() {
         let role = board.role_at(sq).unwrap_or(Role::Pawn);
-        let (stand, attack) = piece_reach(role, color, sq, walls, targets);
+        let limit = if role == Role::Pawn { file_limit(color, sq, stops) } else { Bitboard::EMPTY };
+        let (stand, attack) =
+            piece_reach(role, color, sq, walls, targets, limit, anchors.contains(sq));
         r.stand |= stand;
         r.attack |= attack;
-        if role == Role::Bishop {
-            r.bishops |= stand;
-            r.bishop_attack |= attack;
-        } else {
-            r.others |= stand | attack;
-        }
     }
     r
 }
@@ -185,29 +219,40 @@ impl Frozen {
     /// or `None` when there is none (or castling rights or an en-passant
     /// square, which this reasoning leaves to the search).
     ///
-    /// Why it is sound: start from the pawns blocked by a pawn and drop,
-    /// until nothing changes, each one whose front square is not frozen,
+    /// Why it is sound: start from the pawns blocked by a pawn (frozen
+    /// candidates) and from every pawn (anchor candidates), and drop, until
+    /// nothing changes, each frozen one whose front square is not frozen,
     /// that an enemy piece could ever reach to be captured on a capture
-    /// square, or that an enemy piece could ever attack. At the fixed point,
+    /// square, or that an enemy piece could ever attack; and each anchor
+    /// whose pushes along its file could reach the last rank, a square an
+    /// enemy piece could ever attack, or a square from which it could
+    /// capture where an enemy piece could ever stand. At the fixed point,
     /// by induction over any sequence of legal moves: while the frozen
-    /// pawns stand, every other piece stays inside its flood (computed with
-    /// only the frozen pawns as obstacles, kings kept off the squares frozen
-    /// pawns attack), so no frozen pawn can push (its front square is held
-    /// by another), capture (no enemy piece on its capture squares, an en
-    /// passant victim passes over one) or be captured (not attacked): they
-    /// stand for ever.
+    /// pawns stand and the anchors keep to their files uncaptured, every
+    /// other piece stays inside its flood (computed with only the frozen
+    /// pawns as obstacles, kings kept off the squares frozen pawns attack,
+    /// a pawn's pushes on its own file kept short of the first enemy
+    /// anchor in front of it, which it can never pass), so no frozen pawn
+    /// can push (its front square is held by another), capture (no enemy
+    /// piece on its capture squares, an en passant victim passes over
+    /// one) or be captured (not attacked), and no anchor can capture (an
+    /// en passant capture included), promote or be captured (an en passant
+    /// victim passes over a square its captor attacks): the invariant holds
+    /// for ever.
     pub(super) fn compute(pos: &Chess) -> Option<Frozen> {
         if !pos.castles().is_empty() || pos.maybe_ep_square().is_some() {
             return None;
         }
         let board = pos.board();
         let mut frozen = kings_leave(board, candidates(board));
+        let mut anchors = board.pawns();
         loop {
             if frozen.is_empty() {
                 return None;
             }
-            let f = Frozen::given(board, frozen);
+            let f = Frozen::given(board, frozen, anchors);
             let mut keep = frozen;
+            let mut keep_anchors = anchors;
             for color in Color::ALL {
                 let them = !color;
                 let their_frozen = frozen & board.by_color(them);
@@ -224,40 +269,48 @@ impl Frozen {
                         keep.discard(sq);
                     }
                 }
+                let stops = (anchors | frozen) & board.by_color(them);
+                let last = Bitboard::from_rank(them.backrank());
+                for sq in anchors & board.by_color(color) & !frozen {
+                    let pushes = file_pushes(color, sq, frozen, file_limit(color, sq, stops));
+                    let captures = union(pushes, |sq| attacks::pawn_attacks(color, sq));
+                    if (pushes & (last | their_attack)).any() || (captures & their_reach).any() {
+                        keep_anchors.discard(sq);
+                    }
+                }
             }
-            if keep == frozen {
+            if keep == frozen && keep_anchors == anchors {
                 return Some(f);
             }
             frozen = keep;
+            // A pawn no longer frozen may still be an anchor.
+            anchors = keep_anchors;
         }
     }
 
-    /// The reach of every piece assuming `frozen` never moves. Pawns first
-    /// capture anywhere, then only where the first pass lets an enemy
-    /// piece (never a king) stand: still an over-approximation, by
-    /// induction over the moves.
-    fn given(board: &Board, frozen: Bitboard) -> Frozen {
+    /// The reach of every piece assuming `frozen` never moves and `anchors`
+    /// keep to their files uncaptured. Pawns first capture anywhere, then
+    /// only where the first pass lets an enemy piece (never a king) stand:
+    /// still an over-approximation, by induction over the moves.
+    fn given(board: &Board, frozen: Bitboard, anchors: Bitboard) -> Frozen {
+        let anchors = anchors | frozen;
         let mut f = Frozen {
             stand: [Bitboard::EMPTY; 2],
             attack: [Bitboard::EMPTY; 2],
             king: [Bitboard::EMPTY; 2],
-            others: [Bitboard::EMPTY; 2],
-            bishops: [Bitboard::EMPTY; 2],
-            bishop_attack: [Bitboard::EMPTY; 2],
             walls: frozen,
+            anchors,
         };
-        let first = [
-            reach(board, Color::White, frozen, Bitboard::FULL),
-            reach(board, Color::Black, frozen, Bitboard::FULL),
-        ];
+        // Indexed by `Color as usize`.
+        let mut first = [Reach::default(); 2];
+        for color in Color::ALL {
+            first[color as usize] = reach(board, color, frozen, Bitboard::FULL, anchors);
+        }
         for color in Color::ALL {
             let i = color as usize;
-            let r = reach(board, color, frozen, first[(!color) as usize].stand);
+            let r = reach(board, color, frozen, first[(!color) as usize].stand, anchors);
             f.stand[i] = r.stand;
             f.attack[i] = r.attack;
-            f.bishops[i] = r.bishops;
-            f.bishop_attack[i] = r.bishop_attack;
-            f.others[i] = r.others;
             let watched =
                 union(frozen & board.by_color(!color), |sq| attacks::pawn_attacks(!color, sq));
             let king = board.king_of(color).map_or(Bitboard::EMPTY, Bitboard::from_square);
@@ -311,10 +364,10 @@ fn kings_leave(board: &Board, mut frozen: Bitboard) -> Bitboard {
 
 /// Whether `winner` provably can never mate, because of frozen pawns: no
 /// piece of `winner` can ever attack a square the other king can stand
-/// on, or only bishops of one colour can, and every such square has a
-/// neighbour of the other colour that the loser's king can always flee to
-/// (no piece of the loser can ever block it, the winner's king can never
-/// guard it).
+/// on, or on every such square the king has a flight that no piece of the
+/// winner can ever attack, the winner's king can never guard, and the
+/// loser's own pieces cannot all block at once (each stands on one square
+/// at a time, within its reach).
 pub(super) fn cannot_mate(pos: &Chess, winner: Color) -> bool {
     let board = pos.board();
     if blocked_pawns(board).is_empty() {
@@ -329,36 +382,31 @@ pub(super) fn cannot_mate(pos: &Chess, winner: Color) -> bool {
     if !region.contains(their_king) {
         return false;
     }
-    if (f.attack[w] & region).is_empty() {
+    let checks = f.attack[w] & region;
+    if checks.is_empty() {
         return true;
     }
-    let flights_zone = region | union(region, attacks::king_attacks);
-    if (f.others[w] & flights_zone).any() {
-        return false;
-    }
-    let colour = if (f.bishops[w] & Bitboard::DARK_SQUARES) == f.bishops[w] {
-        Bitboard::DARK_SQUARES
-    } else if (f.bishops[w] & Bitboard::LIGHT_SQUARES) == f.bishops[w] {
-        Bitboard::LIGHT_SQUARES
-    } else {
-        return false;
-    };
     // Each piece of the loser that could block a flight, with where it can
     // stand; pawns capture onto what the winner's pieces may reach.
     let targets = f.stand[w];
+    let stops = f.anchors & board.by_color(winner);
     let blockers: Vec<Bitboard> = (board.by_color(!winner) & !f.walls & !board.kings())
         .into_iter()
         .map(|sq| {
             let role = board.role_at(sq).unwrap_or(Role::Pawn);
-            piece_reach(role, !winner, sq, f.walls, targets).0
+            let limit = match role {
+                Role::Pawn => file_limit(!winner, sq, stops),
+                _ => Bitboard::EMPTY,
+            };
+            piece_reach(role, !winner, sq, f.walls, targets, limit, f.anchors.contains(sq)).0
         })
         .collect();
-    for mate in region & colour & f.bishop_attack[w] {
+    for mate in checks {
         // The winner's king guards a flight from a square not next to the
         // mated king.
         let near = attacks::king_attacks(mate).with(mate);
         let guarded = union(f.king[w] & !near, attacks::king_attacks);
-        let flights = attacks::king_attacks(mate) & region & !colour & !guarded;
+        let flights = attacks::king_attacks(mate) & region & !f.attack[w] & !guarded;
         if blockable(flights, &blockers) {
             return false;
         }
@@ -367,16 +415,108 @@ pub(super) fn cannot_mate(pos: &Chess, winner: Color) -> bool {
 }
 
 /// Whether distinct pieces, one per square, can stand on every square of
-/// `flights` (each piece within its reach): a matching, by trying each
-/// piece for the first square.
+/// `flights` (each piece within its reach): a bipartite matching, grown
+/// one flight at a time by augmenting paths.
 fn blockable(flights: Bitboard, blockers: &[Bitboard]) -> bool {
-    let Some(first) = flights.first() else { return true };
-    let rest = flights.without(first);
-    (0..blockers.len()).any(|i| {
-        blockers[i].contains(first) && {
-            let mut others = blockers.to_vec();
-            others.swap_remove(i);
-            blockable(rest, &others)
+    if flights.count() > blockers.len() {
+        return false;
+    }
+    // The flight each blocker is matched to.
+    let mut owner: Vec<Option<Square>> = vec![None; blockers.len()];
+    flights.into_iter().all(|sq| augment(sq, blockers, &mut owner, &mut 0))
+}
+
+/// Kuhn's augmenting path from the flight `sq`; `visited`: a bit per
+/// blocker.
+fn augment(
+    sq: Square,
+    blockers: &[Bitboard],
+    owner: &mut [Option<Square>],
+    visited: &mut u64,
+) -> bool {
+    for (i, reach) in blockers.iter().enumerate() {
+        if !reach.contains(sq) || *visited & (1 << i) != 0 {
+            continue;
         }
-    })
+        *visited |= 1 << i;
+        if owner[i].is_none_or(|other| augment(other, blockers, owner, visited)) {
+            owner[i] = Some(sq);
+            return true;
+        }
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use shakmaty::{CastlingMode, fen::Fen};
+
+    use super::*;
+
+    fn pos(fen: &str) -> Chess {
+        let fen: Fen = fen.parse().expect("a FEN");
+        fen.into_position(CastlingMode::Standard).expect("a legal position")
+    }
+
+    fn squares(list: &[Square]) -> Bitboard {
+        list.iter().fold(Bitboard::EMPTY, |acc, &sq| acc.with(sq))
+    }
+
+    #[test]
+    fn a_pawn_never_pushes_past_an_enemy_anchor_of_its_file() {
+        let stops = squares(&[Square::A5, Square::A2, Square::B3]);
+        let file_a = Bitboard::from_file(shakmaty::File::A);
+        assert_eq!(
+            file_limit(Color::White, Square::A2, stops),
+            file_a & squares(&[Square::A5, Square::A6, Square::A7, Square::A8])
+        );
+        assert_eq!(file_limit(Color::Black, Square::A5, stops), squares(&[Square::A1, Square::A2]));
+        // Nothing in front: no limit; a stop on another file does not count.
+        assert_eq!(file_limit(Color::White, Square::A5, stops), Bitboard::EMPTY);
+        assert_eq!(file_limit(Color::Black, Square::B2, stops), Bitboard::EMPTY);
+    }
+
+    #[test]
+    fn flights_are_blocked_by_distinct_pieces() {
+        let (a2, a3) = (Square::A2, Square::A3);
+        let flights = squares(&[a2, a3]);
+        // One pawn of the a-file cannot stand on two of its squares.
+        assert!(!blockable(flights, &[squares(&[a2, a3, Square::A4])]));
+        // Two can, even when the first choice must be undone.
+        assert!(blockable(flights, &[squares(&[a2, a3]), squares(&[a2])]));
+        assert!(!blockable(flights, &[squares(&[a2]), squares(&[a2])]));
+        assert!(blockable(Bitboard::EMPTY, &[]));
+    }
+
+    #[test]
+    fn pawns_kept_to_their_files_leave_a_closing_wall_dead() {
+        // No piece of either side can ever stand where a pawn of the other
+        // captures, so every pawn keeps to its file and none can pass the
+        // enemy pawn in front of it: White's pawns of the second rank only
+        // close the wall, Black's of the fifth never get past them, the
+        // black king is shut in on the eighth rank, and the white king on a
+        // b, d, f or h square checked by a pawn has flights on both
+        // neighbouring files that one pawn a file cannot all block.
+        for fen in [
+            "1k6/p1p1p1p1/P1P1P1P1/p1p1p1p1/8/8/P1P1P1P1/4K3 w - - 0 1",
+            "4k3/p1p1p1p1/8/8/P1P1P1P1/p1p1p1p1/P1P1P1P1/1K6 b - - 0 1",
+        ] {
+            let pos = pos(fen);
+            let f = Frozen::compute(&pos).expect("frozen pawns");
+            // The pawns behind the wall; the others the enemy king can
+            // take.
+            assert_eq!((f.anchors & !f.walls).count(), 4, "{fen}");
+            assert!(cannot_mate(&pos, Color::White), "{fen}");
+            assert!(cannot_mate(&pos, Color::Black), "{fen}");
+        }
+    }
+
+    #[test]
+    fn a_piece_that_can_be_captured_frees_the_pawns() {
+        // Black's knight can jump out over the wall: a white pawn may take
+        // it, leave its file and promote on the b-file. Not proved dead.
+        let pos = pos("1kn5/p1p1p1p1/P1P1P1P1/p1p1p1p1/8/8/P1P1P1P1/4K3 w - - 0 1");
+        assert!(!cannot_mate(&pos, Color::White));
+        assert!(!cannot_mate(&pos, Color::Black));
+    }
 }
