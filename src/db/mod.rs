@@ -7,9 +7,11 @@
 //! shards with each shard's `stats --partial`; [`manifest`] lists what a
 //! directory holds and makes a build atomic; [`scan`] reads the games
 //! back, decides `filter`'s predicates on them and writes them as PGN;
-//! [`moves`] is the two-byte move encoding. The layout and every column
-//! are documented in docs/DATABASE.md.
+//! [`find`] answers `db find` from the positions files; [`moves`] is the
+//! two-byte move encoding. The layout and every column are documented in
+//! docs/DATABASE.md.
 
+pub mod find;
 pub mod manifest;
 pub mod moves;
 pub mod row;
