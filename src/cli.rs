@@ -846,8 +846,9 @@ pub struct DbFindArgs {
     /// passant only when a capture is legal; transpositions count).
     #[arg(long, value_name = "FEN", required = true)]
     pub fen: String,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = DbFormat::Csv)]
+    /// Output format: the games (`pgn`), or their records with the ply at
+    /// which each first stood in the position (`csv`, `jsonl`).
+    #[arg(long, value_enum, default_value_t = DbFormat::Pgn)]
     pub format: DbFormat,
     /// Print only the number of games that reached it.
     #[arg(long, conflicts_with = "format")]

@@ -20,6 +20,7 @@ use crate::{
         DbSearchArgs, DbStatsArgs,
     },
     db::{
+        find,
         manifest::{self, Manifest, Source},
         row::RowMaker,
         scan::{self, Matcher},
@@ -29,6 +30,7 @@ use crate::{
     },
     exit::ExitStatus,
     pipeline::Merge,
+    select::board::Identity,
     sink::{CsvSink, JsonlSink, Limit, Sink},
     source,
     stats::{Stats, partial, report},
@@ -276,52 +278,64 @@ fn export(args: &DbExportArgs, run: &super::Run) -> anyhow::Result<ExitStatus> {
 }
 
 /// `db find`: the games that reached a position, through the positions
-/// files where the shards have them, else by a scan; each checked by
-/// replaying it (the selection of `--fen`).
+/// files where the shards have them, else from every game; each checked by
+/// replaying its stored moves (`db::find`). Records carry the first ply at
+/// which the game stood in the position.
 fn find(args: &DbFindArgs, run: &super::Run) -> anyhow::Result<ExitStatus> {
     let manifest = Manifest::open(&args.dir)?;
     let key = key_of(&args.fen)?;
-    let limit = args.limit.unwrap_or(u64::MAX);
-    let mut matcher = Matcher::new(run.config.selection.clone());
-    let originals = (args.format == DbFormat::Pgn).then(|| Originals::of(&args.dir, &manifest));
+    let target = Identity::parse(&args.fen).map_err(anyhow::Error::msg)?;
+    let limit = usize::try_from(args.limit.unwrap_or(u64::MAX)).unwrap_or(usize::MAX);
+    let originals =
+        (args.format == DbFormat::Pgn && !args.count).then(|| Originals::of(&args.dir, &manifest));
     let mut wtr = io::BufWriter::new(run.progress.writer());
-    let mut sink: Option<Box<dyn Sink>> = match (args.count, args.format) {
+    enum Records<W: Write> {
+        Jsonl(JsonlSink<W>),
+        Csv(CsvSink<W>),
+    }
+    let mut records = match (args.count, args.format) {
         (true, _) | (false, DbFormat::Pgn) => None,
-        (false, DbFormat::Jsonl) => Some(Box::new(JsonlSink::new(run.progress.writer()))),
-        (false, DbFormat::Csv) => Some(Box::new(CsvSink::new(run.progress.writer())?)),
+        (false, DbFormat::Jsonl) => Some(Records::Jsonl(JsonlSink::new(run.progress.writer()))),
+        (false, DbFormat::Csv) => {
+            Some(Records::Csv(CsvSink::with_int_columns(run.progress.writer(), &["ply"])?))
+        }
     };
     let mut matched = 0;
-    let mut each = |game: StoredGame| -> anyhow::Result<ControlFlow<()>> {
-        if !matcher.matches(&game)? {
-            return Ok(ControlFlow::Continue(()));
-        }
-        matched += 1;
-        if let Some(sink) = &mut sink {
-            let _ = sink.record(&game.record, ())?;
-        } else if let Some(originals) = originals.as_ref().filter(|_| !args.count) {
-            wtr.write_all(&originals.text(&game)?)?;
-        }
-        Ok(if matched >= limit { ControlFlow::Break(()) } else { ControlFlow::Continue(()) })
-    };
     for shard in &manifest.shards {
-        let flow = if shard.positions.is_empty() {
-            scan::shard_games(&args.dir.join(&shard.games), |_| true, &mut each)?
-        } else {
-            let mut ids: Vec<i64> =
-                scan::lookup(&args.dir, shard, key)?.into_iter().map(|(id, _)| id).collect();
-            ids.dedup();
-            scan::games_with_ids(&args.dir, shard, &ids, &mut each)?
-        };
-        if flow.is_break() {
+        if matched >= limit {
             break;
         }
+        let mut found = find::find_in_shard(&args.dir, shard, key, &target)?;
+        found.truncate(limit - matched);
+        matched += found.len();
+        if args.count {
+            continue;
+        }
+        // Never stopped: the limit was applied to `found`.
+        let _ = find::games_at(&args.dir, shard, &found, &mut |game, hit| {
+            let ply = i64::from(hit.ply);
+            match &mut records {
+                Some(Records::Jsonl(sink)) => {
+                    sink.record_with_ints(&game.record, &[("ply", ply)])?
+                }
+                Some(Records::Csv(sink)) => sink.record_with_ints(&game.record, &[ply])?,
+                None => {
+                    if let Some(originals) = &originals {
+                        wtr.write_all(&originals.text(&game)?)?;
+                    }
+                }
+            }
+            Ok(ControlFlow::Continue(()))
+        })?;
     }
     if args.count {
         writeln!(wtr, "{matched}")?;
     }
     wtr.flush()?;
-    if let Some(sink) = &mut sink {
-        sink.finish()?;
+    match &mut records {
+        Some(Records::Jsonl(sink)) => Sink::<()>::finish(sink)?,
+        Some(Records::Csv(sink)) => Sink::<()>::finish(sink)?,
+        None => {}
     }
     Ok(if matched == 0 { ExitStatus::Findings } else { ExitStatus::Clean })
 }

@@ -84,8 +84,9 @@ pub struct Shard {
     pub stats: String,
     /// Rows in it.
     pub rows: u64,
-    /// Its `positions` files (`--positions`), relative to the directory:
-    /// each sorted by key, for a run of its games.
+    /// Its `positions` files (`--positions`), relative to the directory,
+    /// sorted by key: one (a database written before the runs were merged
+    /// may have several, each for a run of its games).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub positions: Vec<String>,
 }

@@ -8,9 +8,11 @@
 //! directory holds and makes a build atomic; [`scan`] reads the games
 //! back, decides `filter`'s predicates on them and writes them as PGN;
 //! [`search`] decides them on the row groups in parallel, reading only the
-//! columns they need; [`moves`] is the two-byte move encoding. The layout and every column
-//! are documented in docs/DATABASE.md.
+//! columns they need; [`find`] answers `db find` from the positions files;
+//! [`moves`] is the two-byte move encoding. The layout and every column are
+//! documented in docs/DATABASE.md.
 
+pub mod find;
 pub mod manifest;
 pub mod moves;
 pub mod row;

@@ -1,8 +1,7 @@
 //! Reading a database back: its games in order ([`games`]), the
-//! predicates of `filter` decided on them ([`Matcher`]), the games that
-//! reached a position through the `positions` files ([`lookup`],
-//! [`games_with_ids`]), and a game written back as PGN from what is
-//! stored ([`pgn`]).
+//! predicates of `filter` decided on them ([`Matcher`]), and a game
+//! written back as PGN from what is stored ([`pgn`]). (`db find` reads
+//! through `find`.)
 //!
 //! The predicates are `select`'s, through the same observer: on the tags
 //! (rebuilt from the columns), on the positions (the compact moves
@@ -13,13 +12,8 @@
 use std::{fs::File, ops::ControlFlow, path::Path};
 
 use anyhow::{Context, bail};
-use arrow_array::{
-    cast::AsArray,
-    types::{Int32Type, Int64Type},
-};
 use parquet::{
-    arrow::arrow_reader::ParquetRecordBatchReaderBuilder,
-    file::{metadata::RowGroupMetaData, statistics::Statistics},
+    arrow::arrow_reader::ParquetRecordBatchReaderBuilder, file::metadata::RowGroupMetaData,
 };
 use pgn_reader::RawTag;
 use shakmaty::{
@@ -28,7 +22,7 @@ use shakmaty::{
 };
 
 use super::{
-    manifest::{Manifest, Shard},
+    manifest::Manifest,
     moves,
     row::{Header, MATE},
     table::{Columns, StoredGame},
@@ -90,71 +84,6 @@ pub fn shard_games(
         }
     }
     Ok(ControlFlow::Continue(()))
-}
-
-/// Whether column `column` of a row group may hold `value`, by its
-/// statistics (a row group without them may).
-fn may_hold(group: &RowGroupMetaData, column: usize, value: i64) -> bool {
-    match group.column(column).statistics() {
-        Some(Statistics::Int64(stats)) => {
-            stats.min_opt().is_none_or(|&min| min <= value)
-                && stats.max_opt().is_none_or(|&max| value <= max)
-        }
-        _ => true,
-    }
-}
-
-/// The `(game_id, ply)` of every occurrence of the position `key` in the
-/// positions files of `shard`, reading only the row groups whose key
-/// range holds it.
-pub fn lookup(dir: &Path, shard: &Shard, key: i64) -> anyhow::Result<Vec<(i64, u32)>> {
-    let mut hits = Vec::new();
-    for name in &shard.positions {
-        let path = dir.join(name);
-        let what = || format!("reading {}", path.display());
-        let file = File::open(&path).with_context(what)?;
-        let builder = ParquetRecordBatchReaderBuilder::try_new(file).with_context(what)?;
-        if builder.schema().fields() != super::store::positions_schema().fields() {
-            bail!("{}: not a positions file of this format", path.display());
-        }
-        let groups: Vec<usize> = (0..builder.metadata().num_row_groups())
-            .filter(|&i| may_hold(builder.metadata().row_group(i), 0, key))
-            .collect();
-        if groups.is_empty() {
-            continue;
-        }
-        for batch in builder.with_row_groups(groups).build().with_context(what)? {
-            let batch = batch.with_context(what)?;
-            let column = |i: usize| batch.column(i).as_primitive_opt::<Int64Type>();
-            let plies = batch.column(2).as_primitive_opt::<Int32Type>();
-            let (Some(keys), Some(ids), Some(plies)) = (column(0), column(1), plies) else {
-                bail!("{}: not a positions file of this format", path.display());
-            };
-            for i in (0..keys.len()).filter(|&i| keys.value(i) == key) {
-                hits.push((ids.value(i), u32::try_from(plies.value(i)).unwrap_or(0)));
-            }
-        }
-    }
-    hits.sort_unstable();
-    Ok(hits)
-}
-
-/// Hands each game of `shard` whose `game_id` is among `ids` (sorted) to
-/// `each`, reading only the row groups that may hold them.
-pub fn games_with_ids(
-    dir: &Path,
-    shard: &Shard,
-    ids: &[i64],
-    each: &mut impl FnMut(StoredGame) -> anyhow::Result<ControlFlow<()>>,
-) -> anyhow::Result<ControlFlow<()>> {
-    let wanted = |group: &RowGroupMetaData| ids.iter().any(|&id| may_hold(group, 0, id));
-    shard_games(&dir.join(&shard.games), wanted, &mut |game: StoredGame| {
-        if ids.binary_search(&game.game_id).is_ok() {
-            each(game)
-        } else {
-            Ok(ControlFlow::Continue(()))
-        }
-    })
 }
 
 /// Decides `filter`'s predicates on stored games.

@@ -2,9 +2,10 @@
 //! input order, into shards (`games/part-NNNNNN.parquet`, at most
 //! `shard_games` rows each, row groups of `row_group` rows), each shard's
 //! statistics (`stats/part-NNNNNN.json`, a `stats --partial`) and, with
-//! `--positions`, its positions sorted by key
-//! (`positions/part-NNNNNN-RRR.parquet`, a file for each run of games
-//! whose positions fit in memory).
+//! `--positions`, its positions sorted by key in one file
+//! (`positions/part-NNNNNN-001.parquet`): runs that fit in memory are
+//! sorted and spilled to anonymous temporary files, which are merged
+//! into it when the shard is closed.
 //!
 //! A shard is written to a temporary file beside its name, synced and
 //! renamed into place when it is complete (`sink::atomic`), then its
@@ -36,8 +37,8 @@ use crate::{
 /// Rows a record batch holds before it goes to the Parquet writer.
 const BATCH_ROWS: usize = 4096;
 
-/// Positions held before they are sorted and written as a `positions`
-/// file (16 bytes each: memory stays flat whatever the shard's size).
+/// Positions held before they are sorted and spilled as a run (24 bytes
+/// each: memory stays flat whatever the shard's size).
 const POSITIONS_RUN: usize = 4 << 20;
 
 /// Rows in a row group of a `positions` file: a lookup reads the row
@@ -78,8 +79,10 @@ struct OpenShard {
     writer: ArrowWriter<BufWriter<File>>,
     rows: u64,
     stats: Accumulator,
-    /// `(key, game_id, ply)` of the games since the last positions file.
+    /// `(key, game_id, ply)` of the games since the last spilled run.
     positions: Vec<(i64, i64, i32)>,
+    /// The sorted runs spilled so far (anonymous temporary files).
+    runs: Vec<File>,
     /// The positions files written for this shard.
     position_files: Vec<String>,
 }
@@ -128,6 +131,7 @@ impl Store {
                 rows: 0,
                 stats: Accumulator::default(),
                 positions: Vec::new(),
+                runs: Vec::new(),
                 position_files: Vec::new(),
             });
         }
@@ -179,36 +183,114 @@ pub fn positions_schema() -> arrow_schema::SchemaRef {
     ]))
 }
 
-/// Sorts the open shard's positions by key and writes them as its next
-/// `positions` file, whole or not at all.
-fn write_positions(dir: &Path, open: &mut OpenShard) -> io::Result<()> {
-    use arrow_array::{ArrayRef, Int32Array, Int64Array, RecordBatch};
-    if open.positions.is_empty() {
-        return Ok(());
-    }
+/// Bytes of a position in a spilled run: key, game_id, ply, little-endian.
+const RUN_ROW: usize = 20;
+
+/// Sorts the open shard's positions and spills them to a temporary file
+/// (removed by the system when closed, whatever happens).
+fn spill(dir: &Path, open: &mut OpenShard) -> io::Result<()> {
     let mut positions = std::mem::take(&mut open.positions);
     positions.sort_unstable();
+    let file = tempfile::tempfile_in(dir.join("positions"))?;
+    let mut wtr = BufWriter::with_capacity(1 << 20, file);
+    for (key, id, ply) in positions {
+        wtr.write_all(&key.to_le_bytes())?;
+        wtr.write_all(&id.to_le_bytes())?;
+        wtr.write_all(&ply.to_le_bytes())?;
+    }
+    let mut file = wtr.into_inner().map_err(io::IntoInnerError::into_error)?;
+    io::Seek::rewind(&mut file)?;
+    open.runs.push(file);
+    Ok(())
+}
+
+/// A sorted run being merged.
+struct Run {
+    rdr: io::BufReader<File>,
+}
+
+impl Run {
+    fn next(&mut self) -> io::Result<Option<(i64, i64, i32)>> {
+        let mut row = [0; RUN_ROW];
+        match io::Read::read_exact(&mut self.rdr, &mut row) {
+            Ok(()) => {}
+            Err(error) if error.kind() == io::ErrorKind::UnexpectedEof => return Ok(None),
+            Err(error) => return Err(error),
+        }
+        let int = |at: usize| i64::from_le_bytes(row[at..at + 8].try_into().unwrap_or_default());
+        let ply = i32::from_le_bytes(row[16..20].try_into().unwrap_or_default());
+        Ok(Some((int(0), int(8), ply)))
+    }
+}
+
+/// Writes the open shard's positions, sorted by `(key, game_id)`, as its
+/// `positions` file, whole or not at all: the runs spilled and those in
+/// memory, merged. Keys sorted make their deltas small (DELTA_BINARY_PACKED,
+/// no dictionary), and a key's games are one run of increasing ids, which
+/// zstd packs well as they are (PLAIN).
+fn write_positions(dir: &Path, open: &mut OpenShard) -> io::Result<()> {
+    use std::{cmp::Reverse, collections::BinaryHeap};
+    if open.positions.is_empty() && open.runs.is_empty() {
+        return Ok(());
+    }
+    if !open.positions.is_empty() {
+        spill(dir, open)?;
+    }
     let name = format!("positions/{}-{:03}.parquet", open.name, open.position_files.len() + 1);
     let replacement = Replacement::begin(&dir.join(&name))?;
     let file = BufWriter::with_capacity(1 << 20, replacement.file().try_clone()?);
+    let column = |name: &str| parquet::schema::types::ColumnPath::from(name);
     let props = WriterProperties::builder()
         .set_compression(Compression::ZSTD(ZstdLevel::try_new(3).map_err(other)?))
         .set_max_row_group_row_count(Some(POSITIONS_ROW_GROUP))
         .set_statistics_enabled(EnabledStatistics::Chunk)
+        .set_column_dictionary_enabled(column("key"), false)
+        .set_column_encoding(column("key"), parquet::basic::Encoding::DELTA_BINARY_PACKED)
+        .set_column_dictionary_enabled(column("game_id"), false)
+        .set_created_by(format!("arbiter {}", env!("CARGO_PKG_VERSION")))
         .build();
     let mut writer = ArrowWriter::try_new(file, positions_schema(), Some(props)).map_err(other)?;
-    for run in positions.chunks(POSITIONS_ROW_GROUP) {
-        let columns: Vec<ArrayRef> = vec![
-            std::sync::Arc::new(run.iter().map(|p| p.0).collect::<Int64Array>()),
-            std::sync::Arc::new(run.iter().map(|p| p.1).collect::<Int64Array>()),
-            std::sync::Arc::new(run.iter().map(|p| p.2).collect::<Int32Array>()),
-        ];
-        let batch = RecordBatch::try_new(positions_schema(), columns).map_err(other)?;
-        writer.write(&batch).map_err(other)?;
+    let mut runs: Vec<Run> = std::mem::take(&mut open.runs)
+        .into_iter()
+        .map(|file| Run { rdr: io::BufReader::with_capacity(1 << 20, file) })
+        .collect();
+    let mut heap = BinaryHeap::with_capacity(runs.len());
+    for (i, run) in runs.iter_mut().enumerate() {
+        if let Some(row) = run.next()? {
+            heap.push(Reverse((row, i)));
+        }
+    }
+    let mut group = Vec::with_capacity(POSITIONS_ROW_GROUP);
+    while let Some(Reverse((row, i))) = heap.pop() {
+        group.push(row);
+        if let Some(next) = runs[i].next()? {
+            heap.push(Reverse((next, i)));
+        }
+        if group.len() == POSITIONS_ROW_GROUP || heap.is_empty() {
+            write_group(&mut writer, &group)?;
+            group.clear();
+        }
     }
     commit(writer, replacement)?;
     open.position_files.push(name);
     Ok(())
+}
+
+/// Writes one row group of a `positions` file.
+fn write_group(
+    writer: &mut ArrowWriter<BufWriter<File>>,
+    rows: &[(i64, i64, i32)],
+) -> io::Result<()> {
+    use arrow_array::{ArrayRef, Int32Array, Int64Array, RecordBatch};
+    let columns: Vec<ArrayRef> = vec![
+        std::sync::Arc::new(rows.iter().map(|p| p.0).collect::<Int64Array>()),
+        std::sync::Arc::new(rows.iter().map(|p| p.1).collect::<Int64Array>()),
+        std::sync::Arc::new(rows.iter().map(|p| p.2).collect::<Int32Array>()),
+    ];
+    let batch = RecordBatch::try_new(positions_schema(), columns).map_err(other)?;
+    writer.write(&batch).map_err(other)?;
+    // Each row group its own key range: a lookup reads about one.
+    writer.flush().map_err(other)
 }
 
 impl Sink<Row> for Store {
@@ -225,7 +307,7 @@ impl Sink<Row> for Store {
         }
         let full = open.rows >= self.sizes.shard_games;
         if let Some(open) = self.open.as_mut().filter(|o| o.positions.len() >= POSITIONS_RUN) {
-            write_positions(&self.dir, open)?;
+            spill(&self.dir, open)?;
         }
         self.builder.push(source, record, &row);
         if full {

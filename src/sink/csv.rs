@@ -169,6 +169,28 @@ impl<W: Write> CsvSink<W> {
         Ok(CsvSink { wtr, line: Vec::new(), tags: names.len() })
     }
 
+    /// A sink writing the records as CSV to `wtr`, each followed by the
+    /// integer columns `names` (plain names, which need no quoting), as
+    /// `db find` adds `ply`.
+    pub fn with_int_columns(mut wtr: W, names: &[&str]) -> io::Result<Self> {
+        let header = [HEADER.as_slice(), names].concat().join(",");
+        wtr.write_all(header.as_bytes())?;
+        wtr.write_all(b"\n")?;
+        Ok(CsvSink { wtr, line: Vec::new(), tags: names.len() })
+    }
+
+    /// Writes the record's row followed by `values`, one for each column
+    /// [`CsvSink::with_int_columns`] named.
+    pub fn record_with_ints(&mut self, record: &GameRecord, values: &[i64]) -> io::Result<()> {
+        debug_assert_eq!(values.len(), self.tags, "values do not match the header");
+        self.row(record, |line| {
+            for value in values {
+                line.push(b',');
+                line.extend_from_slice(value.to_string().as_bytes());
+            }
+        })
+    }
+
     /// Writes the record's row, with the cells `tags` adds.
     fn row(&mut self, record: &GameRecord, tags: impl FnOnce(&mut Vec<u8>)) -> io::Result<()> {
         let line = &mut self.line;

@@ -29,6 +29,26 @@ impl<W: Write> JsonlSink<W> {
         JsonlSink { wtr, line: Vec::new() }
     }
 
+    /// Writes the record's line with the integer fields `fields` after
+    /// the record's (`db find`'s `ply`; plain names, which need no
+    /// escaping).
+    pub fn record_with_ints(
+        &mut self,
+        record: &GameRecord,
+        fields: &[(&str, i64)],
+    ) -> io::Result<()> {
+        let line = &mut self.line;
+        line.clear();
+        serde_json::to_writer(&mut *line, record)?;
+        let brace = line.pop();
+        debug_assert_eq!(brace, Some(b'}'), "a record is a JSON object");
+        for (name, value) in fields {
+            line.extend_from_slice(format!(",\"{name}\":{value}").as_bytes());
+        }
+        line.extend_from_slice(b"}\n");
+        self.wtr.write_all(line)
+    }
+
     /// Writes the record's line, with the fields of `tags` after the
     /// record's.
     fn write(&mut self, record: &GameRecord, tags: Option<&TagValues>) -> io::Result<()> {

@@ -349,10 +349,20 @@ fn bad_uses_and_corrupt_databases_are_errors_not_panics() {
     assert!(run.stderr.contains("part-000001.parquet"), "{}", run.stderr);
 }
 
+/// The ply after which a FEN's position stands when it is reached by the
+/// fewest moves (its move counters).
+fn ply_of(fen: &str) -> u64 {
+    let fields: Vec<&str> = fen.split_whitespace().collect();
+    let fullmove: u64 = fields[5].parse().unwrap();
+    2 * (fullmove - 1) + u64::from(fields[1] == "b")
+}
+
 #[test]
 fn find_answers_from_the_positions_files_what_filter_fen_finds() {
-    // Standard chess only: a variant's position has a key of its own.
-    let files: Vec<String> = inputs().into_iter().filter(|f| !f.contains("variants")).collect();
+    // The variants are in: their games must not be found (their positions
+    // are not chess's, though some have the same board and key).
+    let files = inputs();
+    let chess: Vec<String> = files.iter().filter(|f| !f.contains("variants")).cloned().collect();
     let indexed = tempfile::tempdir().unwrap();
     build(&files, indexed.path(), &["--positions=12", "--shard-games", "40"]);
     let manifest = manifest(indexed.path());
@@ -360,6 +370,7 @@ fn find_answers_from_the_positions_files_what_filter_fen_finds() {
     assert!(shards.iter().all(|s| !s["positions"].as_array().unwrap().is_empty()));
     let plain = tempfile::tempdir().unwrap();
     build(&files, plain.path(), &[]);
+    // Each is reached only after as many plies as its counters say.
     let fens = [
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
         "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
@@ -372,16 +383,39 @@ fn find_answers_from_the_positions_files_what_filter_fen_finds() {
             .map(|r| (r["file"].as_str().unwrap().to_owned(), r["index"].as_u64().unwrap()))
             .collect()
     };
+    let variants = fixture("variants/lichess.pgn");
+    let start = jsonl(&["filter", "-q", "--fen", fens[0], &variants]);
+    assert!(!start.is_empty(), "filter --fen finds variant games at the start position");
     for fen in fens {
         let mut args = vec!["filter", "-q", "--fen", fen];
-        args.extend(files.iter().map(String::as_str));
-        let expected = ids(&jsonl(&args));
+        args.extend(chess.iter().map(String::as_str));
+        // Chess and Chess960 games only (predicates.pgn has an atomic one).
+        let chess_games: Vec<Value> = jsonl(&args)
+            .into_iter()
+            .filter(|r| ["chess", "chess960"].contains(&r["variant"].as_str().unwrap()))
+            .collect();
+        let expected = ids(&chess_games);
+        assert!(!expected.is_empty(), "{fen}");
         for dir in [indexed.path(), plain.path()] {
-            let found = ids(&jsonl(&["db", "find", path(dir), "--fen", fen]));
-            assert_eq!(found, expected, "{fen} in {}", dir.display());
+            let records = jsonl(&["db", "find", path(dir), "--fen", fen]);
+            assert_eq!(ids(&records), expected, "{fen} in {}", dir.display());
+            for record in &records {
+                assert_eq!(record["ply"].as_u64(), Some(ply_of(fen)), "{record}");
+            }
         }
         let count = run(&["db", "find", path(indexed.path()), "--fen", fen, "--count"]);
         assert_eq!(count.stdout.trim(), expected.len().to_string());
+        // PGN by default: the games themselves.
+        let pgn = run(&["db", "find", path(indexed.path()), "--fen", fen]);
+        assert_eq!(pgn.code, Some(0), "{}", pgn.stderr);
+        assert_eq!(pgn.stdout.matches("[Event ").count(), expected.len(), "{fen}");
+        let csv = run(&["db", "find", path(indexed.path()), "--fen", fen, "--format", "csv"]);
+        let mut lines = csv.stdout.lines();
+        assert!(lines.next().unwrap().ends_with(",ply"));
+        assert_eq!(lines.clone().count(), expected.len());
+        assert!(lines.all(|l| l.ends_with(&format!(",{}", ply_of(fen)))));
+        let two = jsonl(&["db", "find", path(indexed.path()), "--fen", fen, "--limit", "2"]);
+        assert_eq!(ids(&two), expected[..expected.len().min(2)]);
     }
     let bad = run(&["db", "find", path(indexed.path()), "--fen", "not a fen"]);
     assert_eq!(bad.code, Some(2));
