@@ -93,31 +93,62 @@ if [ "${ARBITER_CORPUS:-}" = 1 ] || [ "${ARBITER_REQUIRE_CORPUS:-}" = 1 ]; then
     fi
 fi
 
-"$py" scripts/select_oracle.py --arbiter "$arbiter" fixtures/bench/*.pgn "$tmp/random.pgn"
-for file in fixtures/sample.pgn fixtures/select/predicates.pgn "$tmp/random.pgn" "$tmp/corrupt.pgn"; do
-    "$py" scripts/filter_partition.py --arbiter "$arbiter" "$file" \
-        -- --invalid -- --elo 2000.. -- --result 1-0 -- --material KRPvKR \
-        -- --fen "rnbqkbnr/pp2pppp/3p4/2p5/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 0 3"
-done
+# The checks below are independent and mostly single-threaded Python: they
+# run side by side (two cores halve the step), each into its own log, which
+# is printed whole, in order, when all are done.
+pids=()
+names=()
+side_by_side() {
+    local name=$1
+    shift
+    ( "$@" ) >"$tmp/$name.log" 2>&1 &
+    pids+=($!)
+    names+=("$name")
+}
+finish_side_by_side() {
+    local i failed=0
+    for i in "${!pids[@]}"; do
+        if ! wait "${pids[$i]}"; then
+            failed=1
+            echo "differential: failed: ${names[$i]}" >>"$tmp/${names[$i]}.log"
+        fi
+        cat "$tmp/${names[$i]}.log" >&2
+    done
+    return "$failed"
+}
+
+select_checks() {
+    "$py" scripts/select_oracle.py --arbiter "$arbiter" fixtures/bench/*.pgn "$tmp/random.pgn"
+    for file in fixtures/sample.pgn fixtures/select/predicates.pgn "$tmp/random.pgn" "$tmp/corrupt.pgn"; do
+        "$py" scripts/filter_partition.py --arbiter "$arbiter" "$file" \
+            -- --invalid -- --elo 2000.. -- --result 1-0 -- --material KRPvKR \
+            -- --fen "rnbqkbnr/pp2pppp/3p4/2p5/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 0 3"
+    done
+}
 
 against_pgn_extract() {
     local out
     if ! out=$("$py" scripts/filter_vs_pgn_extract.py --strict --arbiter "$arbiter" "$@"); then
         echo "$out"
         echo "differential: failed: filter and pgn-extract select differently by a rule not explained" >&2
-        exit 1
+        return 1
     fi
 }
-if command -v pgn-extract >/dev/null 2>&1 || [ -x /usr/games/pgn-extract ]; then
-    against_pgn_extract fixtures/bench/*.pgn
-    against_pgn_extract --player Carlsen --line "e4 c5 Nf3 d6" --line "e4 Nf6 e5 d5" \
-        fixtures/select/pgn-extract.pgn
-    echo "differential: filter against pgn-extract: every difference explained" >&2
-else
-    echo "differential: filter against pgn-extract skipped: pgn-extract not found (apt-get install pgn-extract)" >&2
-fi
+pgn_extract_checks() {
+    if command -v pgn-extract >/dev/null 2>&1 || [ -x /usr/games/pgn-extract ]; then
+        against_pgn_extract fixtures/bench/*.pgn
+        against_pgn_extract --player Carlsen --line "e4 c5 Nf3 d6" --line "e4 Nf6 e5 d5" \
+            fixtures/select/pgn-extract.pgn
+        echo "differential: filter against pgn-extract: every difference explained" >&2
+    else
+        echo "differential: filter against pgn-extract skipped: pgn-extract not found (apt-get install pgn-extract)" >&2
+    fi
+}
 
-"$py" scripts/tree_oracle.py --arbiter "$arbiter" --corpus ../shared/corpus \
+side_by_side select select_checks
+side_by_side tree "$py" scripts/tree_oracle.py --arbiter "$arbiter" --corpus ../shared/corpus \
     --max-games "${ARBITER_TREE_CORPUS_MAX:-3000}" \
     fixtures/tree/*.pgn fixtures/select/*.pgn fixtures/bench/*.pgn "$tmp/random.pgn"
+side_by_side pgn-extract pgn_extract_checks
+finish_side_by_side
 exec "$py" scripts/oracle.py --arbiter "$arbiter" --quiet "${max_args[@]}" "${files[@]}"
