@@ -189,9 +189,15 @@ const RUN_ROW: usize = 20;
 /// Sorts the open shard's positions and spills them to a temporary file
 /// (removed by the system when closed, whatever happens).
 fn spill(dir: &Path, open: &mut OpenShard) -> io::Result<()> {
-    let mut positions = std::mem::take(&mut open.positions);
+    let positions = std::mem::take(&mut open.positions);
+    open.runs.push(spill_run(&dir.join("positions"), positions)?);
+    Ok(())
+}
+
+/// `positions` sorted, in an anonymous temporary file in `dir`, rewound.
+fn spill_run(dir: &Path, mut positions: Vec<(i64, i64, i32)>) -> io::Result<File> {
     positions.sort_unstable();
-    let file = tempfile::tempfile_in(dir.join("positions"))?;
+    let file = tempfile::tempfile_in(dir)?;
     let mut wtr = BufWriter::with_capacity(1 << 20, file);
     for (key, id, ply) in positions {
         wtr.write_all(&key.to_le_bytes())?;
@@ -200,8 +206,7 @@ fn spill(dir: &Path, open: &mut OpenShard) -> io::Result<()> {
     }
     let mut file = wtr.into_inner().map_err(io::IntoInnerError::into_error)?;
     io::Seek::rewind(&mut file)?;
-    open.runs.push(file);
-    Ok(())
+    Ok(file)
 }
 
 /// A sorted run being merged.
@@ -229,7 +234,6 @@ impl Run {
 /// no dictionary), and a key's games are one run of increasing ids, which
 /// zstd packs well as they are (PLAIN).
 fn write_positions(dir: &Path, open: &mut OpenShard) -> io::Result<()> {
-    use std::{cmp::Reverse, collections::BinaryHeap};
     if open.positions.is_empty() && open.runs.is_empty() {
         return Ok(());
     }
@@ -250,7 +254,23 @@ fn write_positions(dir: &Path, open: &mut OpenShard) -> io::Result<()> {
         .set_created_by(format!("arbiter {}", env!("CARGO_PKG_VERSION")))
         .build();
     let mut writer = ArrowWriter::try_new(file, positions_schema(), Some(props)).map_err(other)?;
-    let mut runs: Vec<Run> = std::mem::take(&mut open.runs)
+    merge_runs(std::mem::take(&mut open.runs), POSITIONS_ROW_GROUP, |rows| {
+        write_group(&mut writer, rows)
+    })?;
+    commit(writer, replacement)?;
+    open.position_files.push(name);
+    Ok(())
+}
+
+/// Merges sorted runs into one order, handed to `emit` in groups of
+/// `group` rows (the last one shorter): one row of each run in memory.
+fn merge_runs(
+    runs: Vec<File>,
+    group: usize,
+    mut emit: impl FnMut(&[(i64, i64, i32)]) -> io::Result<()>,
+) -> io::Result<()> {
+    use std::{cmp::Reverse, collections::BinaryHeap};
+    let mut runs: Vec<Run> = runs
         .into_iter()
         .map(|file| Run { rdr: io::BufReader::with_capacity(1 << 20, file) })
         .collect();
@@ -260,19 +280,18 @@ fn write_positions(dir: &Path, open: &mut OpenShard) -> io::Result<()> {
             heap.push(Reverse((row, i)));
         }
     }
-    let mut group = Vec::with_capacity(POSITIONS_ROW_GROUP);
+    let group = group.max(1);
+    let mut rows = Vec::with_capacity(group);
     while let Some(Reverse((row, i))) = heap.pop() {
-        group.push(row);
+        rows.push(row);
         if let Some(next) = runs[i].next()? {
             heap.push(Reverse((next, i)));
         }
-        if group.len() == POSITIONS_ROW_GROUP || heap.is_empty() {
-            write_group(&mut writer, &group)?;
-            group.clear();
+        if rows.len() == group || heap.is_empty() {
+            emit(&rows)?;
+            rows.clear();
         }
     }
-    commit(writer, replacement)?;
-    open.position_files.push(name);
     Ok(())
 }
 
@@ -337,4 +356,48 @@ fn commit(writer: ArrowWriter<BufWriter<File>>, replacement: Replacement) -> io:
     let permissions = std::os::unix::fs::PermissionsExt::from_mode(0o644);
     std::fs::set_permissions(replacement.path(), permissions)?;
     replacement.commit()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testing::Rng;
+
+    #[test]
+    fn spilled_runs_merge_into_one_sorted_order_in_full_groups() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        let mut all = Vec::new();
+        let mut runs = Vec::new();
+        // Runs of different lengths (one empty), keys of both signs and
+        // repeated keys, as a shard's positions spill.
+        for len in [0, 1, 37, 200, 5] {
+            let run: Vec<(i64, i64, i32)> = (0..len)
+                .map(|_| {
+                    let key = rng.below(50) as i64 - 25;
+                    (
+                        key.wrapping_mul(0x1234_5678_9abc),
+                        rng.below(1000) as i64,
+                        rng.below(80) as i32,
+                    )
+                })
+                .collect();
+            all.extend_from_slice(&run);
+            runs.push(spill_run(dir.path(), run).unwrap());
+        }
+        all.sort_unstable();
+        let mut merged = Vec::new();
+        let mut groups = Vec::new();
+        merge_runs(runs, 7, |rows| {
+            groups.push(rows.len());
+            merged.extend_from_slice(rows);
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(merged, all);
+        let (last, full) = groups.split_last().unwrap();
+        assert!(full.iter().all(|&n| n == 7), "{groups:?}");
+        assert!((1..=7).contains(last), "{groups:?}");
+        assert_eq!(groups.len(), all.len().div_ceil(7));
+    }
 }
