@@ -110,6 +110,13 @@ impl Header {
         self.other.iter().find(|(n, _)| n == name).map(|(_, v)| Cow::Borrowed(v.as_str()))
     }
 
+    /// What `stats` reads of the tags: the same values as
+    /// [`StatsTags::of`] on the tags the header was made of (a rating
+    /// column is only the number its text writes back as), borrowed.
+    pub fn stats_tags(&self) -> StatsTags<'_> {
+        StatsTags::from_fn(|name| self.get(name))
+    }
+
     /// Every tag as `(name, value)`: the columns' in column order, then
     /// the others in theirs.
     pub fn pairs(&self) -> Vec<(&str, Cow<'_, str>)> {
@@ -203,8 +210,6 @@ pub struct Row {
     /// written back from the stored ones (an error, a variant not
     /// replayed), so that `db export` loses no game.
     pub text: Option<Vec<u8>>,
-    /// What `stats` reads of the tags.
-    pub stats_tags: StatsTags<'static>,
     /// The book opening, as `stats` counts it.
     pub opening: Option<OpeningId>,
     /// The codes of the game's findings (`diagnostic::of_game`), found on
@@ -319,11 +324,14 @@ impl Observer for RowMaker {
             None
         };
         let plies = self.ply;
-        let list = |values: &mut Vec<Option<i32>>| {
+        // Copies of the right size, one allocation each; the buffers keep
+        // their capacity for the next game.
+        let list = |values: &[Option<i32>]| {
             (!values.is_empty()).then(|| {
-                let mut values = std::mem::take(values);
-                values.resize(plies, None);
-                values
+                let mut list = Vec::with_capacity(plies);
+                list.extend_from_slice(&values[..values.len().min(plies)]);
+                list.resize(plies, None);
+                list
             })
         };
         // A game whose stored moves are not the whole game: its bytes.
@@ -331,17 +339,16 @@ impl Observer for RowMaker {
         Row {
             address: game.address,
             header,
-            moves: std::mem::take(&mut self.moves),
-            clocks: list(&mut self.clocks),
-            evals: list(&mut self.evals),
+            moves: self.moves.clone(),
+            clocks: list(&self.clocks),
+            evals: list(&self.evals),
             final_key: end.as_ref().map(|e| e.key),
             home_pawns: end.as_ref().map(|e| e.home_pawns),
             final_material: end.map(|e| e.material),
             mainline_hash,
             text,
-            stats_tags: StatsTags::of(game.tags).into_owned(),
             opening,
-            positions: std::mem::take(&mut self.positions),
+            positions: self.positions.clone(),
             codes: codes(record),
         }
     }
@@ -500,6 +507,36 @@ pub fn signature(material: ByColor<ByRole<u8>>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_headers_stats_tags_are_those_stats_reads_off_the_tags() {
+        // Both ways, for each game: from the tags as `stats` reads them,
+        // and from the header the database stores.
+        struct Both;
+        impl Observer for Both {
+            type Output = (String, String);
+            fn end_game(&mut self, game: &GameEnd<'_, '_>) -> Self::Output {
+                let header = Header::of(game.tags);
+                (format!("{:?}", StatsTags::of(game.tags)), format!("{:?}", header.stats_tags()))
+            }
+        }
+        let mut pgn = b"[WhiteElo \"2700\"]\n[BlackElo \"?\"]\n[Date \"2020.01.02\"]\n\
+            [UTCDate \"2020.01.02\"]\n[TimeControl \"180+2\"]\n[ECO \"B90\"]\n\
+            [Opening \"Sicilian\"]\n[Termination \"Normal\"]\n\n1. e4 *\n\n\
+            [WhiteElo \" 2700\"]\n[WhiteElo \"2600\"]\n[BlackElo \"02650\"]\n\
+            [BlackElo \"2650\"]\n[Date \"2021.??.??\"]\n[Date \"2020.01.01\"]\n\n1. d4 *\n\n\
+            [Event \"no stats tags\"]\n\n*\n\n"
+            .to_vec();
+        // A Latin-1 opening name, decoded the same both ways.
+        pgn.extend_from_slice(b"[Opening \"R\xe9ti\"]\n[ECO \"A04\"]\n\n1. Nf3 *\n");
+        let games = crate::testing::replay_with(pgn, Default::default(), &mut Both);
+        assert_eq!(games.len(), 4);
+        for (_, (read, stored)) in &games {
+            assert_eq!(read, stored);
+        }
+        assert!(games[0].1.0.contains("\"2700\"") && games[1].1.0.contains("\" 2700\""));
+        assert!(games[3].1.0.contains("Réti"), "{}", games[3].1.0);
+    }
 
     #[test]
     fn clocks_and_evals_are_read_as_lichess_writes_them() {

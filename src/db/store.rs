@@ -23,7 +23,7 @@ use std::{
 
 use parquet::{
     arrow::ArrowWriter,
-    basic::{Compression, ZstdLevel},
+    basic::{Compression, Encoding, ZstdLevel},
     file::properties::{EnabledStatistics, WriterProperties},
 };
 
@@ -44,6 +44,27 @@ const POSITIONS_RUN: usize = 4 << 20;
 /// Rows in a row group of a `positions` file: a lookup reads the row
 /// groups whose key range holds the key, about one a file.
 const POSITIONS_ROW_GROUP: usize = 1 << 16;
+
+/// Columns of `games` whose values are nearly all distinct: written
+/// without a dictionary.
+const UNIQUE_COLUMNS: [&str; 10] = [
+    "game_id",
+    "offset",
+    "index",
+    "line",
+    "moves",
+    "final_fen",
+    "final_key",
+    "mainline_hash",
+    "utc_datetime",
+    "text",
+];
+
+/// Columns of `games` that count up within a source: delta-encoded.
+const ASCENDING_COLUMNS: [&str; 4] = ["game_id", "offset", "index", "line"];
+
+/// Columns of `games` that hold 64-bit hashes: not compressed.
+const HASH_COLUMNS: [&str; 2] = ["final_key", "mainline_hash"];
 
 /// How shards are cut.
 #[derive(Debug, Clone, Copy)]
@@ -116,12 +137,30 @@ impl Store {
             let path = self.dir.join("games").join(format!("{name}.parquet"));
             let replacement = Replacement::begin(&path)?;
             let file = BufWriter::with_capacity(1 << 20, replacement.file().try_clone()?);
-            let props = WriterProperties::builder()
+            let mut props = WriterProperties::builder()
                 .set_compression(Compression::ZSTD(ZstdLevel::try_new(3).map_err(other)?))
                 .set_max_row_group_row_count(Some(self.sizes.row_group.max(1)))
                 .set_statistics_enabled(EnabledStatistics::Chunk)
-                .set_created_by(format!("arbiter {}", env!("CARGO_PKG_VERSION")))
-                .build();
+                .set_created_by(format!("arbiter {}", env!("CARGO_PKG_VERSION")));
+            let column = |name: &str| parquet::schema::types::ColumnPath::from(name);
+            // A value a game, nearly all distinct: a dictionary is built
+            // and hashed into for nothing (benches/HISTORY.md, session 20).
+            for name in UNIQUE_COLUMNS {
+                props = props.set_column_dictionary_enabled(column(name), false);
+            }
+            // Counts up within a source: their deltas pack into a few bits.
+            for name in ASCENDING_COLUMNS {
+                props = props.set_column_encoding(column(name), Encoding::DELTA_BINARY_PACKED);
+            }
+            // Hashes: zstd cannot shrink them.
+            for name in HASH_COLUMNS {
+                props = props.set_column_compression(column(name), Compression::UNCOMPRESSED);
+            }
+            // Nothing reads the bounds of these byte columns, costly to keep.
+            for name in ["moves", "text", "final_fen"] {
+                props = props.set_column_statistics_enabled(column(name), EnabledStatistics::None);
+            }
+            let props = props.build();
             let writer =
                 ArrowWriter::try_new(file, TableBuilder::schema(), Some(props)).map_err(other)?;
             self.open = Some(OpenShard {
@@ -318,7 +357,7 @@ impl Sink<Row> for Store {
         *self.games.entry(source).or_default() += 1;
         let open = self.open_shard()?;
         open.rows += 1;
-        open.stats.add(record, &row.stats_tags, row.opening);
+        open.stats.add(record, &row.header.stats_tags(), row.opening);
         if !row.positions.is_empty() {
             let id = super::table::game_id(source, record.index);
             let ply = |ply: u32| i32::try_from(ply).unwrap_or(i32::MAX);

@@ -44,6 +44,10 @@ pub struct GameFacts<'a> {
 #[derive(Debug, Default)]
 pub struct StatsTags<'a>([Option<Cow<'a, str>>; 8]);
 
+/// The names of the tags in [`StatsTags`], in its order.
+const STATS_TAGS: [&str; 8] =
+    ["WhiteElo", "BlackElo", "Date", "UTCDate", "TimeControl", "ECO", "Opening", "Termination"];
+
 impl<'a> StatsTags<'a> {
     /// Reads them off a game's tags, in one pass over the tags.
     pub fn of(tags: &TagSet<'a>) -> StatsTags<'a> {
@@ -63,6 +67,12 @@ impl<'a> StatsTags<'a> {
             values[slot].get_or_insert_with(|| tags.text(value));
         }
         StatsTags(values)
+    }
+
+    /// The values `get` gives for each tag, by name (the first value of a
+    /// duplicated tag, as [`StatsTags::of`] reads them).
+    pub fn from_fn(mut get: impl FnMut(&str) -> Option<Cow<'a, str>>) -> StatsTags<'a> {
+        StatsTags(STATS_TAGS.map(&mut get))
     }
 
     /// The same values, owned.
