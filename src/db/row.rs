@@ -319,7 +319,11 @@ impl Observer for RowMaker {
         let mainline_hash = self.hash.end_game(game) as i64;
         let header = Header::of(game.tags);
         let end = if game.replayed && !record.final_fen.is_empty() {
-            final_position(&header, &record.final_fen)
+            match game.final_position {
+                Some(pos) => Some(End::of(identity::position_hash(pos), pos.board())),
+                // A variant's: from its FEN, set up as its start was.
+                None => final_position(&header, &record.final_fen),
+            }
         } else {
             None
         };
@@ -447,10 +451,22 @@ fn eval(text: &[u8]) -> Option<i32> {
 }
 
 /// What the filter columns keep of a game's last position.
+#[derive(Debug, PartialEq, Eq)]
 struct End {
     key: i64,
     material: String,
     home_pawns: i32,
+}
+
+impl End {
+    /// The filters of a position whose key is `key`.
+    fn of(key: u64, board: &shakmaty::Board) -> End {
+        End {
+            key: key as i64,
+            material: signature(board.material()),
+            home_pawns: home_pawns(board),
+        }
+    }
 }
 
 /// The final position's key, material and home pawns, from its FEN, set
@@ -459,14 +475,9 @@ fn final_position(header: &Header, fen: &str) -> Option<End> {
     let mut warnings = Vec::new();
     let variant = header.get("Variant");
     let (_, start) = setup::start_position(variant.as_deref(), Some(fen), || 0, &mut warnings, 0);
-    let end = |key: u64, board: &shakmaty::Board| End {
-        key: key as i64,
-        material: signature(board.material()),
-        home_pawns: home_pawns(board),
-    };
     match start {
-        setup::Setup::Chess(pos) => Some(end(identity::position_hash(&pos), pos.board())),
-        setup::Setup::Variant(pos) => Some(end(identity::position_hash(&pos), pos.board())),
+        setup::Setup::Chess(pos) => Some(End::of(identity::position_hash(&pos), pos.board())),
+        setup::Setup::Variant(pos) => Some(End::of(identity::position_hash(&pos), pos.board())),
         setup::Setup::Unsupported | setup::Setup::BadFen(_) => None,
     }
 }
@@ -536,6 +547,40 @@ mod tests {
         }
         assert!(games[0].1.0.contains("\"2700\"") && games[1].1.0.contains("\" 2700\""));
         assert!(games[3].1.0.contains("Réti"), "{}", games[3].1.0);
+    }
+
+    #[test]
+    fn the_final_position_handed_over_has_the_filters_of_the_final_fen() {
+        // Every fixture: the key, material and home pawns of the
+        // position the replay ended on equal those of its FEN set up again.
+        struct Check(usize);
+        impl Observer for Check {
+            type Output = ();
+            fn end_game(&mut self, game: &GameEnd<'_, '_>) {
+                let fen = &game.record.final_fen;
+                if let Some(pos) = game.final_position.filter(|_| !fen.is_empty()) {
+                    let direct = End::of(identity::position_hash(pos), pos.board());
+                    assert_eq!(Some(direct), final_position(&Header::of(game.tags), fen), "{fen}");
+                    self.0 += 1;
+                }
+            }
+        }
+        let options = crate::replay::ReplayOptions { final_fen: true, ..Default::default() };
+        let mut check = Check(0);
+        let mut dirs =
+            vec![std::path::PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures"))];
+        while let Some(dir) = dirs.pop() {
+            for entry in std::fs::read_dir(dir).unwrap() {
+                let path = entry.unwrap().path();
+                let small = path.metadata().is_ok_and(|m| m.len() < 3_000_000);
+                if path.is_dir() {
+                    dirs.push(path);
+                } else if small && path.extension().is_some_and(|e| e == "pgn") {
+                    crate::testing::replay_with(std::fs::read(&path).unwrap(), options, &mut check);
+                }
+            }
+        }
+        assert!(check.0 > 1000, "{} games compared", check.0);
     }
 
     #[test]

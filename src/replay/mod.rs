@@ -245,6 +245,9 @@ impl Replayer {
             return None;
         }
         let length = too_large.map_or(end as u64, |large| large.length) - span.start as u64;
+        // The record reads the last position too (Art. 6.9); a copy is
+        // cheaper than the FEN an observer would parse again.
+        let final_position = facts.final_position.clone();
         let mut record = record(chunk, span, variant, facts, warnings, tags);
         record.index = index;
         if observer.keep(&record).is_break() {
@@ -257,6 +260,7 @@ impl Replayer {
             tag_section: tag_bytes,
             address: Address { offset: chunk.offset + span.start as u64, length },
             replayed,
+            final_position: final_position.as_ref(),
             whole: too_large.is_none_or(|large| large.length == bytes.len() as u64),
         };
         let output = observer.end_game(&game);

@@ -11,7 +11,7 @@
 
 use std::ops::ControlFlow;
 
-use shakmaty::{Move, Position};
+use shakmaty::{Chess, Move, Position};
 
 use crate::pgn::tags::{TagList, TagSet};
 use crate::record::GameRecord;
@@ -49,6 +49,10 @@ pub struct GameEnd<'g, 'a> {
     /// Whether the moves were replayed: the variant is supported and the
     /// start position valid (an error may still have stopped the replay).
     pub replayed: bool,
+    /// The last mainline position, in chess (not a variant), when the
+    /// game was replayed under the Laws: what `final_fen` writes, without
+    /// parsing it again.
+    pub final_position: Option<&'g Chess>,
     /// Whether `text` holds all of the game: not for a game too large read
     /// from a stream, of which only the first bytes are held (see
     /// `pgn::chunk::TooLarge`).
