@@ -65,6 +65,11 @@ fn note(run: &super::Run, text: &str) -> io::Result<()> {
     run.progress.suspend(|| writeln!(io::stderr().lock(), "{text}"))
 }
 
+/// A line on standard error, always.
+fn warn(run: &super::Run, text: &str) -> io::Result<()> {
+    run.progress.suspend(|| writeln!(io::stderr().lock(), "{text}"))
+}
+
 /// `db build`: the new inputs (by digest) into new shards, then the
 /// manifest.
 fn build(args: &DbBuildArgs, run: &super::Run) -> anyhow::Result<ExitStatus> {
@@ -375,8 +380,9 @@ fn tree(args: &DbTreeArgs, run: &super::Run) -> anyhow::Result<ExitStatus> {
         }
     };
     let answer = crate::db::tree::answer(&args.dir, &manifest, root, key)?;
+    // A warning, not a note: the counts may be short (even with `-q`).
     for (shard, k) in &answer.pruned {
-        note(
+        warn(
             run,
             &format!(
                 "db tree: {shard} has no row for the position in its tree file (built with \

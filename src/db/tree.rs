@@ -709,6 +709,16 @@ mod tests {
     }
 
     #[test]
+    fn the_schema_has_the_documented_columns() {
+        let doc = include_str!("../../docs/DATABASE.md");
+        let names: Vec<String> = schema().fields().iter().map(|f| f.name().clone()).collect();
+        assert_eq!(names, COLUMNS);
+        for name in COLUMNS {
+            assert!(doc.contains(&format!("| `{name}` |")), "docs/DATABASE.md lacks {name}");
+        }
+    }
+
+    #[test]
     fn entries_round_trip_through_a_run() {
         let entry = Entry {
             key: -5,
