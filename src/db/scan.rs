@@ -259,6 +259,29 @@ pub fn observe<O: Observer>(
     game: &StoredGame,
     observer: &mut O,
 ) -> anyhow::Result<Option<O::Output>> {
+    observe_with(game, observer, None)
+}
+
+/// [`observe`] for an observer that needs of a move only its code, not
+/// the positions: the start position is set up and shown, then each
+/// stored code is handed to `code` (with the observer) instead of being
+/// decoded and played (no legal-move generation: `db dupes`).
+pub fn observe_codes<O: Observer>(
+    game: &StoredGame,
+    observer: &mut O,
+    code: &mut dyn FnMut(&mut O, u16),
+) -> anyhow::Result<Option<O::Output>> {
+    observe_with(game, observer, Some(code))
+}
+
+/// What [`observe_codes`] hands each move's code to.
+type Codes<'c, O> = Option<&'c mut dyn FnMut(&mut O, u16)>;
+
+fn observe_with<O: Observer>(
+    game: &StoredGame,
+    observer: &mut O,
+    codes: Codes<'_, O>,
+) -> anyhow::Result<Option<O::Output>> {
     let buffer = escaped_tags(&game.header);
     let mut collector = TagCollector::default();
     for &(name, value) in &buffer.1 {
@@ -271,8 +294,12 @@ pub fn observe<O: Observer>(
     let (variant, start) = start(&game.header);
     let standard = game.header.text[super::row::FEN].is_none() && variant == "chess";
     let (replayed, rest) = match start {
-        setup::Setup::Chess(mut pos) => (true, observe_moves(&mut pos, game, standard, observer)?),
-        setup::Setup::Variant(mut pos) => (true, observe_moves(&mut pos, game, false, observer)?),
+        setup::Setup::Chess(mut pos) => {
+            (true, observe_moves(&mut pos, game, standard, observer, codes)?)
+        }
+        setup::Setup::Variant(mut pos) => {
+            (true, observe_moves(&mut pos, game, false, observer, codes)?)
+        }
         setup::Setup::Unsupported | setup::Setup::BadFen(_) => (false, Rest::Replay),
     };
     if rest == Rest::Drop || observer.keep(&game.record).is_break() {
@@ -292,11 +319,12 @@ pub fn observe<O: Observer>(
 
 /// [`observe`]'s moves: each shown before and after it is played, until
 /// the observer has enough; what it said last.
-fn observe_moves<P: Position, O: Observer>(
+fn observe_moves<P: Position, O: Observer, F: FnMut(&mut O, u16) + ?Sized>(
     pos: &mut P,
     game: &StoredGame,
     standard: bool,
     observer: &mut O,
+    mut codes: Option<&mut F>,
 ) -> anyhow::Result<Rest> {
     observer.start(pos, standard);
     let mut rest = observer.rest();
@@ -306,6 +334,11 @@ fn observe_moves<P: Position, O: Observer>(
     for (ply, code) in (1..).zip(moves::codes(&game.moves)) {
         if rest != Rest::Replay {
             break;
+        }
+        if let Some(each) = codes.as_deref_mut() {
+            each(observer, code);
+            rest = observer.rest();
+            continue;
         }
         let Some(m) = moves::decode(pos, code) else {
             bail!("game {}: ply {ply} is not a legal move (code {code:#06x})", game.game_id);

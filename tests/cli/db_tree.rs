@@ -139,16 +139,44 @@ fn db_tree_says_what_it_lacks() {
 
 #[test]
 fn db_dupes_reports_what_dupes_reports() {
-    let files = ["dupes/a.pgn", "dupes/b.pgn"].map(fixture);
     let tmp = tempfile::tempdir().unwrap();
+    // Copies of every game with castling, en passant, promotions and
+    // drops (one byte more: another digest), so that the hashes of the
+    // stored codes meet the hashes of the replayed moves.
+    let mut moves = Vec::new();
+    for name in ["rules/castling.pgn", "rules/promotion.pgn", "variants/lichess.pgn"] {
+        moves.extend(fs::read(fixture(name)).unwrap());
+        moves.extend(b"\n\n");
+    }
+    let copy = tmp.path().join("copy.pgn");
+    fs::write(&copy, [&moves[..], b"\n"].concat()).unwrap();
+    let original = tmp.path().join("moves.pgn");
+    fs::write(&original, &moves).unwrap();
+    let files = [
+        fixture("dupes/a.pgn"),
+        fixture("dupes/b.pgn"),
+        path(&original).to_owned(),
+        path(&copy).to_owned(),
+    ];
     let dir = tmp.path().join("db");
     // Two builds: the sources' games in order across shards.
     build(&files[..1], &dir, &["--shard-games", "4"]);
     build(&files[1..], &dir, &["--shard-games", "4"]);
+    let grouped = run(&["db", "dupes", path(&dir), "--format", "jsonl"]);
+    // Each copy is in a group of its own with its original.
+    let groups: Vec<&str> = grouped.stdout.lines().filter(|g| g.contains("copy.pgn")).collect();
+    assert!(groups.len() >= 8, "the copies are found: {}", grouped.stdout);
+    // The variants' games (crazyhouse's drops among them) are the last.
+    assert!(groups.iter().any(|g| g.contains("copy.pgn\",\"game\":18")), "{groups:?}");
+    for group in groups {
+        assert_eq!(group.matches("copy.pgn").count(), 1, "{group}");
+        assert_eq!(group.matches("moves.pgn").count(), 1, "{group}");
+    }
     let options: [&[&str]; 3] =
         [&[], &["--format", "jsonl", "--keep", "longest"], &["--min-plies", "30"]];
     for extra in options {
-        let mut source = vec!["dupes", &files[0], &files[1]];
+        let mut source = vec!["dupes"];
+        source.extend(files.iter().map(String::as_str));
         source.extend(extra);
         let mut stored = vec!["db", "dupes", path(&dir)];
         stored.extend(extra);
