@@ -824,6 +824,57 @@ pub enum DbCommand {
     /// `final_key` column store it (a signed 64-bit integer), for queries
     /// in SQL.
     Key(DbKeyArgs),
+    /// The moves played from a position, as `arbiter tree --fen FEN` counts
+    /// them on the sources (depth 1: the position, then each move with its
+    /// games, results, ratings and years), from the tree files of `db
+    /// build --tree`, else from the positions files of `--positions`
+    /// (positions up to the ply they index).
+    Tree(DbTreeArgs),
+    /// The duplicate games of the database, as `arbiter dupes` finds them
+    /// in its sources (the same groups and report), from the stored
+    /// columns: no PGN is read.
+    Dupes(DbDupesArgs),
+}
+
+/// Arguments of `db tree`.
+#[cfg(feature = "db")]
+#[derive(Debug, Args)]
+pub struct DbTreeArgs {
+    /// The database directory.
+    #[arg(value_name = "DIR")]
+    pub dir: PathBuf,
+    /// The position (reached at any ply within the plies indexed, first
+    /// time counted) [default: the standard start position].
+    #[arg(long, value_name = "FEN")]
+    pub fen: Option<String>,
+    /// Leave out moves of fewer than K games (the root is always shown).
+    #[arg(long, value_name = "K", default_value_t = 1)]
+    pub min_games: u64,
+    /// Write the rows as CSV on standard output, instead of the table.
+    #[arg(long, conflicts_with = "json")]
+    pub csv: bool,
+    /// Write the root and the rows as one JSON document on standard output.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Arguments of `db dupes`.
+#[cfg(feature = "db")]
+#[derive(Debug, Args)]
+pub struct DbDupesArgs {
+    /// The database directory.
+    #[arg(value_name = "DIR")]
+    pub dir: PathBuf,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = DupesFormat::Text)]
+    pub format: DupesFormat,
+    /// Which game of a group the report marks as kept.
+    #[arg(long, value_enum, default_value_t = KeepArg::First)]
+    pub keep: KeepArg,
+    /// Compare only games of at least N plies (games with no moves are
+    /// never compared by default).
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub min_plies: u32,
 }
 
 /// Arguments of `db key`.
@@ -883,6 +934,12 @@ pub struct DbBuildArgs {
     /// is given), sorted by key.
     #[arg(long, value_name = "PLIES", num_args = 0..=1, require_equals = true, default_missing_value = "40")]
     pub positions: Option<u32>,
+    /// Also write the `tree` files, for `db tree`: for each shard, every
+    /// position of the games' mainlines up to `--positions`' ply (40
+    /// without it) that at least K of its games reached (2 when no value
+    /// is given), with the moves played from it and exact counts.
+    #[arg(long, value_name = "K", num_args = 0..=1, require_equals = true, default_missing_value = "2", value_parser = clap::value_parser!(u64).range(1..))]
+    pub tree: Option<u64>,
 }
 
 /// Arguments of `db info`.

@@ -118,7 +118,11 @@ impl Config {
                     let selection = selection(&select, &[]).map_err(anyhow::Error::msg)?;
                     return Ok(Config { selection, ..Config::none() });
                 }
-                DbCommand::Info(_) | DbCommand::Stats(_) | DbCommand::Key(_) => {
+                DbCommand::Info(_)
+                | DbCommand::Stats(_)
+                | DbCommand::Key(_)
+                | DbCommand::Tree(_)
+                | DbCommand::Dupes(_) => {
                     return Ok(Config::none());
                 }
             },

@@ -1,7 +1,9 @@
 //! `arbiter db`: builds a game database (the pipeline with `db`'s row
 //! observer and shard store), and reads one back: `info` (the manifest),
 //! `stats` (a merge of the shards' partials), `search` (`filter`'s
-//! predicates on the stored games) and `export` (the games as PGN).
+//! predicates on the stored games), `export` (the games as PGN), `find`,
+//! `tree` (the moves from a position, as `tree` counts them) and `dupes`
+//! (the duplicates, as `dupes` finds them).
 
 use std::{
     collections::HashMap,
@@ -16,8 +18,8 @@ use anyhow::{Context, bail};
 
 use crate::{
     cli::{
-        DbArgs, DbBuildArgs, DbCommand, DbExportArgs, DbFindArgs, DbFormat, DbInfoArgs,
-        DbSearchArgs, DbStatsArgs,
+        DbArgs, DbBuildArgs, DbCommand, DbDupesArgs, DbExportArgs, DbFindArgs, DbFormat,
+        DbInfoArgs, DbSearchArgs, DbStatsArgs, DbTreeArgs, DupesFormat, KeepArg,
     },
     db::{
         find,
@@ -26,6 +28,7 @@ use crate::{
         scan, search,
         store::{Sizes, Store},
         table::StoredGame,
+        tree::{TreeMaker, TreeStore},
     },
     exit::ExitStatus,
     pipeline::Merge,
@@ -33,6 +36,7 @@ use crate::{
     sink::{CsvSink, JsonlSink, Limit, Sink},
     source,
     stats::{Stats, partial, report},
+    tree::{Root, report as tree_report},
 };
 
 /// Runs `db`.
@@ -44,6 +48,8 @@ pub(super) fn run(args: DbArgs, run: &super::Run) -> anyhow::Result<ExitStatus> 
         DbCommand::Search(args) => search(&args, run),
         DbCommand::Export(args) => export(&args, run),
         DbCommand::Find(args) => find(&args, run),
+        DbCommand::Tree(args) => tree(&args, run),
+        DbCommand::Dupes(args) => dupes(&args, run),
         DbCommand::Key(args) => {
             writeln!(io::stdout().lock(), "{}", key_of(&args.fen)?)?;
             Ok(ExitStatus::Clean)
@@ -59,12 +65,17 @@ fn note(run: &super::Run, text: &str) -> io::Result<()> {
     run.progress.suspend(|| writeln!(io::stderr().lock(), "{text}"))
 }
 
+/// A line on standard error, always.
+fn warn(run: &super::Run, text: &str) -> io::Result<()> {
+    run.progress.suspend(|| writeln!(io::stderr().lock(), "{text}"))
+}
+
 /// `db build`: the new inputs (by digest) into new shards, then the
 /// manifest.
 fn build(args: &DbBuildArgs, run: &super::Run) -> anyhow::Result<ExitStatus> {
     let dir = &args.output;
     super::output_dir("--output", dir)?;
-    for sub in ["games", "stats", "positions"] {
+    for sub in ["games", "stats", "positions", "tree"] {
         let path = dir.join(sub);
         fs::create_dir_all(&path).with_context(|| format!("creating {}", path.display()))?;
     }
@@ -111,9 +122,17 @@ fn build(args: &DbBuildArgs, run: &super::Run) -> anyhow::Result<ExitStatus> {
     let first = manifest.shards.len() as u64 + 1;
     let mut store = Store::new(dir, first, sizes, ids);
     if !files.is_empty() {
-        let summary = run
-            .games_of(&files, || RowMaker::new(args.positions), &mut store)
-            .with_context(|| format!("writing the database {}", dir.display()))?;
+        let summary = match args.tree {
+            None => run.games_of(&files, || RowMaker::new(args.positions), &mut store),
+            Some(min_games) => {
+                // The tree's plies are the positions' (or their default).
+                let plies = args.positions.unwrap_or(crate::db::tree::DEFAULT_PLIES);
+                let mut sink = TreeStore::new(&mut store, dir, min_games, plies);
+                let observer = || (RowMaker::new(args.positions), TreeMaker::new(plies));
+                run.games_of(&files, observer, &mut sink)
+            }
+        }
+        .with_context(|| format!("writing the database {}", dir.display()))?;
         input_errors += summary.input_errors;
     }
     let games: u64 = store.written.iter().map(|s| s.rows).sum();
@@ -148,10 +167,17 @@ fn sweep(dir: &Path, manifest: &Manifest, run: &super::Run) -> anyhow::Result<()
             [s.games.as_str(), s.stats.as_str()]
                 .into_iter()
                 .chain(s.positions.iter().map(String::as_str))
+                .chain(s.tree.iter().map(|t| t.file.as_str()))
         })
         .collect();
     let digits = |n: &str| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit());
-    for (sub, extension) in [("games", ".parquet"), ("stats", ".json"), ("positions", ".parquet")] {
+    let subs = [
+        ("games", ".parquet"),
+        ("stats", ".json"),
+        ("positions", ".parquet"),
+        ("tree", ".parquet"),
+    ];
+    for (sub, extension) in subs {
         let path = dir.join(sub);
         let entries = fs::read_dir(&path).with_context(|| format!("reading {}", path.display()))?;
         for entry in entries.flatten() {
@@ -337,6 +363,82 @@ fn find(args: &DbFindArgs, run: &super::Run) -> anyhow::Result<ExitStatus> {
         None => {}
     }
     Ok(if matched == 0 { ExitStatus::Findings } else { ExitStatus::Clean })
+}
+
+/// `db tree`: the moves from a position, from the tree files (or the
+/// positions files), written as `tree` writes its rows.
+fn tree(args: &DbTreeArgs, run: &super::Run) -> anyhow::Result<ExitStatus> {
+    let manifest = Manifest::open(&args.dir)?;
+    let (root, key) = match &args.fen {
+        Some(fen) => {
+            let root = Root::parse(std::slice::from_ref(fen), &[]).map_err(anyhow::Error::msg)?;
+            (root, key_of(fen)?)
+        }
+        None => {
+            let start = shakmaty::Chess::default();
+            (Root::start(), crate::chess::identity::position_hash(&start) as i64)
+        }
+    };
+    let answer = crate::db::tree::answer(&args.dir, &manifest, root, key)?;
+    // A warning, not a note: the counts may be short (even with `-q`).
+    for (shard, k) in &answer.pruned {
+        warn(
+            run,
+            &format!(
+                "db tree: {shard} has no row for the position in its tree file (built with \
+                 --tree={k}) and no positions files: up to {} of its games may be missing",
+                k - 1
+            ),
+        )?;
+    }
+    let outputs = tree_report::Outputs {
+        csv: args.csv.then(|| "-".into()),
+        json: args.json,
+        partial: None,
+        min_games: args.min_games,
+    };
+    tree_report::write(&answer.tree, &outputs, &mut io::stdout().lock())?;
+    Ok(ExitStatus::Clean)
+}
+
+/// `db dupes`: the stored games through `dupes`' observer and sink, then
+/// its groups and report.
+fn dupes(args: &DbDupesArgs, run: &super::Run) -> anyhow::Result<ExitStatus> {
+    use crate::dupes::{
+        self as duplicates, groups,
+        index::{Index, Selection},
+        report::{self as dupes_report, Keep, Totals},
+    };
+    let manifest = Manifest::open(&args.dir)?;
+    let keep = match args.keep {
+        KeepArg::First => Keep::First,
+        KeepArg::Longest => Keep::Longest,
+    };
+    let mut index = Index::new(Selection { min_plies: args.min_plies }, None);
+    let games = crate::db::dupes::index(&args.dir, &manifest, &mut index)?;
+    let people = duplicates::people(&index.names);
+    let spill = std::mem::take(&mut index.spill).finish().context("writing the prefixes")?;
+    let mut entries = index.take_entries();
+    let found = groups::find(&mut entries, &people, spill).context("reading the prefixes")?;
+    drop(entries);
+    let files = manifest.sources.len() as u64;
+    let totals = Totals::of(&found, games, files, index.left_out);
+    let mut stdout = run.progress.writer();
+    match args.format {
+        DupesFormat::Text => dupes_report::text(&index, &found, keep, &mut stdout)?,
+        DupesFormat::Jsonl => dupes_report::jsonl(&index, &found, keep, &mut stdout)?,
+    }
+    // The summary goes with the table, or to stderr beside data.
+    let mut summary: Box<dyn Write> = match args.format {
+        DupesFormat::Text => stdout,
+        DupesFormat::Jsonl => {
+            stdout.flush()?;
+            Box::new(io::stderr().lock())
+        }
+    };
+    dupes_report::summary(&totals, args.min_plies, None, &mut summary)?;
+    summary.flush()?;
+    Ok(ExitStatus::Clean)
 }
 
 /// The key of a FEN's position, as the positions files store it.

@@ -89,6 +89,25 @@ pub struct Shard {
     /// may have several, each for a run of its games).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub positions: Vec<String>,
+    /// Its `tree` file (`--tree`), when it has one. Optional, so that a
+    /// database without one is written as before.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tree: Option<TreeFile>,
+}
+
+/// A shard's `tree` file and what it holds.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TreeFile {
+    /// The Parquet file, relative to the directory.
+    pub file: String,
+    /// Rows in it.
+    pub rows: u64,
+    /// K: it holds the positions at least this many of the shard's games
+    /// reached (1: all of them).
+    pub min_games: u64,
+    /// The last ply whose position it counts (0: the start).
+    pub plies: u32,
 }
 
 impl Default for Manifest {
@@ -129,10 +148,12 @@ impl Manifest {
         }
         let manifest: Manifest = serde_json::from_value(value)
             .with_context(|| format!("{}: corrupt manifest", path.display()))?;
-        let files = manifest
-            .shards
-            .iter()
-            .flat_map(|s| [&s.games, &s.stats].into_iter().chain(&s.positions));
+        let files = manifest.shards.iter().flat_map(|s| {
+            [&s.games, &s.stats]
+                .into_iter()
+                .chain(&s.positions)
+                .chain(s.tree.as_ref().map(|t| &t.file))
+        });
         for name in files {
             let plain =
                 Path::new(name).components().all(|c| matches!(c, std::path::Component::Normal(_)));
@@ -218,6 +239,7 @@ mod tests {
             stats: "stats/part-000001.json".into(),
             rows: 3,
             positions: Vec::new(),
+            tree: None,
         });
         manifest.write(dir.path()).unwrap();
         assert_eq!(Manifest::read(dir.path()).unwrap(), Some(manifest.clone()));
@@ -229,6 +251,16 @@ mod tests {
         .unwrap();
         assert!(Manifest::read(dir.path()).unwrap_err().to_string().contains("version 9"));
         manifest.shards[0].games = "../x.parquet".into();
+        manifest.write(dir.path()).unwrap();
+        assert!(Manifest::read(dir.path()).is_err());
+        // A tree file is listed, and checked, as the others are.
+        manifest.shards[0].games = "games/part-000001.parquet".into();
+        let tree =
+            TreeFile { file: "tree/part-000001.parquet".into(), rows: 7, min_games: 2, plies: 40 };
+        manifest.shards[0].tree = Some(tree);
+        manifest.write(dir.path()).unwrap();
+        assert_eq!(Manifest::read(dir.path()).unwrap(), Some(manifest.clone()));
+        manifest.shards[0].tree.as_mut().unwrap().file = "/tmp/x.parquet".into();
         manifest.write(dir.path()).unwrap();
         assert!(Manifest::read(dir.path()).is_err());
     }

@@ -9,9 +9,12 @@
 //! back, decides `filter`'s predicates on them and writes them as PGN;
 //! [`search`] decides them on the row groups in parallel, reading only the
 //! columns they need; [`find`] answers `db find` from the positions files;
-//! [`moves`] is the two-byte move encoding. The layout and every column are
+//! [`moves`] is the two-byte move encoding; [`tree`] writes the opening
+//! tree of each shard (`--tree`) and answers `db tree`; [`dupes`] reads
+//! the games' columns for `db dupes`. The layout and every column are
 //! documented in docs/DATABASE.md.
 
+pub mod dupes;
 pub mod find;
 pub mod manifest;
 pub mod moves;
@@ -20,3 +23,4 @@ pub mod scan;
 pub mod search;
 pub mod store;
 pub mod table;
+pub mod tree;

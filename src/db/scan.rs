@@ -248,6 +248,109 @@ fn play<P: Position>(
     Ok(())
 }
 
+/// Shows a stored game to `observer` as the replay showed it when the
+/// database was built: its tags (rebuilt from the columns), its start
+/// position, each mainline move before and after it is played, and its
+/// end with the stored record. `None` when the observer skips or drops
+/// the game (`tags`, `rest`, `keep`); an error when its moves are corrupt.
+/// So the observers of the commands that read PGN (`tree`'s `Explorer`,
+/// `dupes`' `Fingerprint`) count a stored game as they count its source.
+pub fn observe<O: Observer>(
+    game: &StoredGame,
+    observer: &mut O,
+) -> anyhow::Result<Option<O::Output>> {
+    observe_with(game, observer, None)
+}
+
+/// [`observe`] for an observer that needs of a move only its code, not
+/// the positions: the start position is set up and shown, then each
+/// stored code is handed to `code` (with the observer) instead of being
+/// decoded and played (no legal-move generation: `db dupes`).
+pub fn observe_codes<O: Observer>(
+    game: &StoredGame,
+    observer: &mut O,
+    code: &mut dyn FnMut(&mut O, u16),
+) -> anyhow::Result<Option<O::Output>> {
+    observe_with(game, observer, Some(code))
+}
+
+/// What [`observe_codes`] hands each move's code to.
+type Codes<'c, O> = Option<&'c mut dyn FnMut(&mut O, u16)>;
+
+fn observe_with<O: Observer>(
+    game: &StoredGame,
+    observer: &mut O,
+    codes: Codes<'_, O>,
+) -> anyhow::Result<Option<O::Output>> {
+    let buffer = escaped_tags(&game.header);
+    let mut collector = TagCollector::default();
+    for &(name, value) in &buffer.1 {
+        collector.tag(&buffer.0[name.0..name.1], RawTag(&buffer.0[value.0..value.1]));
+    }
+    let tags = &collector.tags;
+    if observer.tags(tags).is_break() || observer.rest() == Rest::Drop {
+        return Ok(None);
+    }
+    let (variant, start) = start(&game.header);
+    let standard = game.header.text[super::row::FEN].is_none() && variant == "chess";
+    let (replayed, rest) = match start {
+        setup::Setup::Chess(mut pos) => {
+            (true, observe_moves(&mut pos, game, standard, observer, codes)?)
+        }
+        setup::Setup::Variant(mut pos) => {
+            (true, observe_moves(&mut pos, game, false, observer, codes)?)
+        }
+        setup::Setup::Unsupported | setup::Setup::BadFen(_) => (false, Rest::Replay),
+    };
+    if rest == Rest::Drop || observer.keep(&game.record).is_break() {
+        return Ok(None);
+    }
+    let end = crate::replay::observer::GameEnd {
+        record: &game.record,
+        tags,
+        text: game.text.as_deref().unwrap_or_default(),
+        tag_section: &[],
+        address: crate::replay::observer::Address { offset: game.offset, length: game.length },
+        replayed,
+        whole: true,
+    };
+    Ok(Some(observer.end_game(&end)))
+}
+
+/// [`observe`]'s moves: each shown before and after it is played, until
+/// the observer has enough; what it said last.
+fn observe_moves<P: Position, O: Observer, F: FnMut(&mut O, u16) + ?Sized>(
+    pos: &mut P,
+    game: &StoredGame,
+    standard: bool,
+    observer: &mut O,
+    mut codes: Option<&mut F>,
+) -> anyhow::Result<Rest> {
+    observer.start(pos, standard);
+    let mut rest = observer.rest();
+    if !game.moves.len().is_multiple_of(moves::BYTES_PER_PLY) {
+        bail!("game {}: its moves column has an odd length", game.game_id);
+    }
+    for (ply, code) in (1..).zip(moves::codes(&game.moves)) {
+        if rest != Rest::Replay {
+            break;
+        }
+        if let Some(each) = codes.as_deref_mut() {
+            each(observer, code);
+            rest = observer.rest();
+            continue;
+        }
+        let Some(m) = moves::decode(pos, code) else {
+            bail!("game {}: ply {ply} is not a legal move (code {code:#06x})", game.game_id);
+        };
+        observer.before_move(pos, &m);
+        pos.play_unchecked(m);
+        observer.after_move(pos, &m, ply, true);
+        rest = observer.rest();
+    }
+    Ok(rest)
+}
+
 /// A game written back as PGN (export format, `fmt`'s writer) from what
 /// is stored: its tags, its moves with the clocks and evaluations as
 /// lichess writes them, and its result. A game whose moves are not all

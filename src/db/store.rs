@@ -207,6 +207,7 @@ impl Store {
             stats: stats_name,
             rows,
             positions: position_files,
+            tree: None,
         });
         Ok(())
     }

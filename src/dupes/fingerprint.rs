@@ -15,7 +15,7 @@ use crate::{
         tags::{BLACK, TagSet, WHITE},
         values::{Date, stated},
     },
-    replay::observer::{GameEnd, Observer, mix},
+    replay::observer::{GameEnd, Observer, mix, mix_parts},
 };
 
 /// The hash every game from the standard start position begins with.
@@ -117,6 +117,22 @@ impl Fingerprint {
     }
 }
 
+impl Fingerprint {
+    /// A mainline move given by its parts (`replay::observer::mix_parts`)
+    /// rather than played: `db dupes` hashes the stored codes without
+    /// replaying them, which is all `after_move` needs of a move.
+    pub fn after_parts(&mut self, from: u64, to: u64, promotion: u64) {
+        self.hash = mix_parts(self.hash, from, to, promotion);
+        self.note_prefix();
+    }
+
+    fn note_prefix(&mut self) {
+        if self.prefixes_kept {
+            self.prefixes.extend_from_slice(&fingerprint(self.hash).to_le_bytes());
+        }
+    }
+}
+
 impl Observer for Fingerprint {
     type Output = Seen;
 
@@ -143,9 +159,7 @@ impl Observer for Fingerprint {
     fn after_move<P: Position>(&mut self, _pos: &P, m: &Move, _ply: u32, mainline: bool) {
         if mainline {
             self.hash = mix(self.hash, m);
-            if self.prefixes_kept {
-                self.prefixes.extend_from_slice(&fingerprint(self.hash).to_le_bytes());
-            }
+            self.note_prefix();
         }
     }
 

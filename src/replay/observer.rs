@@ -277,7 +277,13 @@ impl Observer for MovesHash {
 /// search for copies).
 pub(crate) fn mix(hash: u64, m: &Move) -> u64 {
     let from = m.from().map_or(64, |sq| sq as u64);
-    let key =
-        1 + from + ((m.to() as u64) << 7) + (m.promotion().map_or(0, |role| role as u64) << 14);
+    mix_parts(hash, from, m.to() as u64, m.promotion().map_or(0, |role| role as u64))
+}
+
+/// [`mix`] of a move given as its origin (64 for a drop), its target (the
+/// rook's square for castling, as `Move::to`) and its promotion's role
+/// number (0: none): what the database's two-byte code holds.
+pub(crate) fn mix_parts(hash: u64, from: u64, to: u64, promotion: u64) -> u64 {
+    let key = 1 + from + (to << 7) + (promotion << 14);
     (hash ^ key).wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(29)
 }

@@ -43,6 +43,34 @@ enum Phase {
     Done,
 }
 
+/// What a game with `tags` brings to the tree before its result is known
+/// (its ratings and year); `None` for a game of another variant than
+/// chess and Chess960, whose positions are not chess positions. `db
+/// build --tree` reads games with it too, so both count the same.
+pub fn facts(tags: &TagSet<'_>) -> Option<GameFacts> {
+    let variant = tags.variant.map(|value| tags.text(value));
+    if !matches!(&*variant_name(variant.as_deref()), "chess" | "chess960") {
+        return None;
+    }
+    let mut values = [None, None, None];
+    for (name, value) in tags.pairs() {
+        let slot = match name {
+            b"WhiteElo" => 0,
+            b"BlackElo" => 1,
+            b"Date" => 2,
+            _ => continue,
+        };
+        // The first of duplicated tags, as `stats` reads them.
+        values[slot].get_or_insert_with(|| tags.text(value));
+    }
+    let [white, black, date] = values;
+    Some(GameFacts {
+        result: None,
+        elo: [white.and_then(|e| rating(&e)), black.and_then(|e| rating(&e))],
+        year: date.and_then(|d| Date::parse(&d)).and_then(|d| d.year).filter(|&y| y > 0),
+    })
+}
+
 /// Counts games into a [`Tree`], one per worker thread (`pipeline::fold`).
 #[derive(Debug, Clone)]
 pub struct Explorer {
@@ -131,29 +159,13 @@ impl Observer for Explorer {
         if self.tree.overflowed() {
             return ControlFlow::Break(());
         }
-        // Only chess (and Chess960) positions are chess positions.
-        let variant = tags.variant.map(|value| tags.text(value));
-        if !matches!(&*variant_name(variant.as_deref()), "chess" | "chess960") {
-            return ControlFlow::Break(());
+        match facts(tags) {
+            Some(facts) => {
+                self.facts = facts;
+                ControlFlow::Continue(())
+            }
+            None => ControlFlow::Break(()),
         }
-        let mut values = [None, None, None];
-        for (name, value) in tags.pairs() {
-            let slot = match name {
-                b"WhiteElo" => 0,
-                b"BlackElo" => 1,
-                b"Date" => 2,
-                _ => continue,
-            };
-            // The first of duplicated tags, as `stats` reads them.
-            values[slot].get_or_insert_with(|| tags.text(value));
-        }
-        let [white, black, date] = values;
-        self.facts = GameFacts {
-            result: None,
-            elo: [white.and_then(|e| rating(&e)), black.and_then(|e| rating(&e))],
-            year: date.and_then(|d| Date::parse(&d)).and_then(|d| d.year).filter(|&y| y > 0),
-        };
-        ControlFlow::Continue(())
     }
 
     fn start<P: Position>(&mut self, pos: &P, standard: bool) {

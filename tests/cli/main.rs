@@ -15,6 +15,8 @@
 //! tie-breaks.
 //! `games`: the CSV reads back as the records; `--tags`.
 //! `dupes`: the planted duplicates of fixtures/dupes, `--unique`, memory.
+//! `db_tree`: `db tree` and `db dupes` answer what `tree` and `dupes`
+//! answer on the sources.
 //! `generate`: shell completions, the manual page, `--version`.
 //! `streaming`: findings while the input is read; a closed output ends
 //! the run.
@@ -28,6 +30,8 @@ mod check;
 mod crosstable;
 #[cfg(feature = "db")]
 mod db;
+#[cfg(feature = "db")]
+mod db_tree;
 mod dupes;
 mod filter;
 mod fmt;
