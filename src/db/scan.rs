@@ -312,6 +312,9 @@ fn observe_with<O: Observer>(
         tag_section: &[],
         address: crate::replay::observer::Address { offset: game.offset, length: game.length },
         replayed,
+        // The stored game's readers (tree, dupes) do not need it; one that
+        // did would read `final_fen` (the record's) instead.
+        final_position: None,
         whole: true,
     };
     Ok(Some(observer.end_game(&end)))
