@@ -234,17 +234,17 @@ pub fn reached(
     else {
         return Ok(None);
     };
-    if !codes.len().is_multiple_of(moves::BYTES_PER_PLY) {
-        bail!("its moves column has an odd length");
-    }
     if target.matches(&pos) {
         return Ok(Some(0));
     }
     let reach = target.reach();
-    for (ply, code) in (1..).zip(moves::codes(codes)) {
-        let Some(m) = moves::decode(&pos, code) else {
-            bail!("ply {ply} is not a legal move (code {code:#06x})");
-        };
+    let mut rest = codes;
+    for ply in 1.. {
+        if rest.is_empty() {
+            break;
+        }
+        let m = moves::next(&pos, &mut rest)
+            .with_context(|| format!("ply {ply} of its moves column does not decode"))?;
         pos.play_unchecked(m);
         if target.matches(&pos) {
             return Ok(Some(ply));
@@ -409,14 +409,14 @@ mod tests {
         let mut pos = shakmaty::Chess::default();
         for uci in ["e2e4", "e7e5", "g1f3"] {
             let m = uci.parse::<shakmaty::uci::UciMove>().unwrap().to_move(&pos).unwrap();
-            moves::push(&mut codes, m);
+            moves::push(&mut codes, &pos, m);
             pos.play_unchecked(m);
         }
         assert_eq!(reached("chess", None, &codes, &target).unwrap(), Some(2));
-        assert_eq!(reached("chess", None, &codes[..2], &target).unwrap(), None);
+        assert_eq!(reached("chess", None, &codes[..1], &target).unwrap(), None);
         assert_eq!(reached("atomic", None, &codes, &target).unwrap(), None);
-        assert!(reached("chess", None, &codes[..3], &target).is_err());
-        // A move that is not legal where it is read: a corrupt column.
-        assert!(reached("chess", None, &[codes[2], codes[3]], &target).is_err());
+        // An index past the legal moves: a corrupt column.
+        assert!(reached("chess", None, &[codes[0], 20], &target).is_err());
+        assert!(reached("chess", None, &[codes[0], moves::ESCAPE], &target).is_err());
     }
 }

@@ -11,7 +11,7 @@
 
 use std::{fs::File, ops::ControlFlow, path::Path};
 
-use anyhow::{Context, bail};
+use anyhow::Context;
 use parquet::{
     arrow::arrow_reader::ParquetRecordBatchReaderBuilder, file::metadata::RowGroupMetaData,
 };
@@ -233,13 +233,14 @@ fn play<P: Position>(
     game: &StoredGame,
     mut each: impl FnMut(&P, &shakmaty::Move, u32) -> ControlFlow<()>,
 ) -> anyhow::Result<()> {
-    if !game.moves.len().is_multiple_of(moves::BYTES_PER_PLY) {
-        bail!("game {}: its moves column has an odd length", game.game_id);
-    }
-    for (ply, code) in (1..).zip(moves::codes(&game.moves)) {
-        let Some(m) = moves::decode(pos, code) else {
-            bail!("game {}: ply {ply} is not a legal move (code {code:#06x})", game.game_id);
-        };
+    let mut rest = game.moves.as_slice();
+    for ply in 1.. {
+        if rest.is_empty() {
+            break;
+        }
+        let m = moves::next(pos, &mut rest).with_context(|| {
+            format!("game {}: ply {ply} of its moves column does not decode", game.game_id)
+        })?;
         pos.play_unchecked(m);
         if each(pos, &m, ply).is_break() {
             break;
@@ -296,13 +297,14 @@ fn write_moves<P: Position>(
     game: &StoredGame,
     writer: &mut MovetextWriter,
 ) -> anyhow::Result<()> {
-    if !game.moves.len().is_multiple_of(moves::BYTES_PER_PLY) {
-        bail!("game {}: its moves column has an odd length", game.game_id);
-    }
-    for (at, code) in moves::codes(&game.moves).enumerate() {
-        let Some(m) = moves::decode(pos, code) else {
-            bail!("game {}: ply {} is not a legal move (code {code:#06x})", game.game_id, at + 1);
-        };
+    let mut rest = game.moves.as_slice();
+    for at in 0.. {
+        if rest.is_empty() {
+            break;
+        }
+        let m = moves::next(pos, &mut rest).with_context(|| {
+            format!("game {}: ply {} of its moves column does not decode", game.game_id, at + 1)
+        })?;
         let (number, turn, san) = (pos.fullmoves().get(), pos.turn(), San::from_move(pos, m));
         pos.play_unchecked(m);
         writer.san(number, turn, SanPlus { san, suffix: notation::suffix_of(pos) });
