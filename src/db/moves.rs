@@ -133,8 +133,39 @@ pub fn from_code<P: Position>(pos: &P, code: u16) -> Option<Move> {
 /// The move of `legal` (at most 255) whose code is the `index`-th
 /// smallest.
 fn nth_by_code(legal: &MoveList, index: usize) -> Move {
-    // Code and position in the list in one integer: a selection, not a
-    // sort, of some 35 integers on the stack.
+    // Plain moves (kind 0) sort first, by target square then origin: a
+    // bitboard of origins per target square finds the index-th by
+    // popcounts, with no sort (a sort of the codes took 40% of a replay).
+    let mut origins = [0u64; 64];
+    let (mut targets, mut plain) = (0u64, 0);
+    for &m in legal {
+        let code = code(m);
+        if code >> 12 == 0 {
+            origins[usize::from(code >> 6)] |= 1 << (code & 63);
+            targets |= 1 << (code >> 6);
+            plain += 1;
+        }
+    }
+    if index < plain {
+        let mut left = index as u32;
+        while targets != 0 {
+            let to = targets.trailing_zeros();
+            targets &= targets - 1;
+            let mut from = origins[to as usize];
+            if left < from.count_ones() {
+                for _ in 0..left {
+                    from &= from - 1;
+                }
+                let wanted = (to << 6 | from.trailing_zeros()) as u16;
+                if let Some(&m) = legal.iter().find(|&&m| code(m) == wanted) {
+                    return m;
+                }
+                break;
+            }
+            left -= from.count_ones();
+        }
+    }
+    // Promotions, castling and drops: few, but for drops; sorted whole.
     let mut keys = [0u32; 255];
     let keys = &mut keys[..legal.len()];
     for (i, (key, &m)) in keys.iter_mut().zip(legal).enumerate() {
