@@ -259,12 +259,15 @@ pub fn reached(
 /// The games of `shard` whose mainline reached `target` (of key `key`),
 /// in the shard's order: the candidates its positions files name, or
 /// every game when it has none, each verified by [`reached`]. The row
-/// groups are read in parallel.
+/// groups are read in parallel, a thread's worth at a time in order until
+/// `limit` games are found (at least `limit`, when there are so many:
+/// the caller truncates).
 pub fn find_in_shard(
     dir: &Path,
     shard: &Shard,
     key: i64,
     target: &Identity,
+    limit: usize,
 ) -> anyhow::Result<Vec<Found>> {
     let path = dir.join(&shard.games);
     let ids = if shard.positions.is_empty() {
@@ -280,11 +283,21 @@ pub fn find_in_shard(
     let groups: Vec<usize> = (0..meta.num_row_groups())
         .filter(|&g| ids.as_ref().is_none_or(|ids| may_hold_any(meta.row_group(g), 0, ids)))
         .collect();
-    let found: Vec<Vec<Found>> = groups
-        .par_iter()
-        .map(|&group| find_in_group(&path, &meta, group, ids.as_deref(), target))
-        .collect::<anyhow::Result<_>>()?;
-    Ok(found.concat())
+    // Without a limit every group at once; with one, a wave of groups a
+    // thread, so that `--limit 20` verifies the first groups only.
+    let wave = if limit == usize::MAX { groups.len() } else { rayon::current_num_threads() };
+    let mut found = Vec::new();
+    for groups in groups.chunks(wave.max(1)) {
+        let verified: Vec<Vec<Found>> = groups
+            .par_iter()
+            .map(|&group| find_in_group(&path, &meta, group, ids.as_deref(), target))
+            .collect::<anyhow::Result<_>>()?;
+        found.extend(verified.into_iter().flatten());
+        if found.len() >= limit {
+            break;
+        }
+    }
+    Ok(found)
 }
 
 /// [`find_in_shard`] for one row group: its rows among `ids` (all of them
