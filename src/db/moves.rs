@@ -85,12 +85,25 @@ pub fn code(m: Move) -> u16 {
 /// than 255 of them.
 pub fn push<P: Position>(out: &mut Vec<u8>, pos: &P, m: Move) {
     let legal = pos.legal_moves();
-    let wanted = code(m);
     let (mut below, mut found) = (0, false);
-    for &other in &legal {
-        let other = code(other);
-        below += usize::from(other < wanted);
-        found |= other == wanted;
+    if let Some((from, to)) = plain(&m) {
+        // Plain moves sort first, by target then origin: compared by
+        // squares, at a third of the instructions of the codes.
+        let wanted = to << 6 | from;
+        for other in &legal {
+            if let Some((from, to)) = plain(other) {
+                let other = to << 6 | from;
+                below += usize::from(other < wanted);
+                found |= other == wanted;
+            }
+        }
+    } else {
+        let wanted = code(m);
+        for &other in &legal {
+            let other = code(other);
+            below += usize::from(other < wanted);
+            found |= other == wanted;
+        }
     }
     match u8::try_from(below) {
         // At most 255 moves: the index is at most 254, never the escape.
@@ -100,7 +113,7 @@ pub fn push<P: Position>(out: &mut Vec<u8>, pos: &P, m: Move) {
         _ => {
             debug_assert!(found, "{m:?} is not legal");
             out.push(ESCAPE);
-            out.extend_from_slice(&wanted.to_le_bytes());
+            out.extend_from_slice(&code(m).to_le_bytes());
         }
     }
 }
