@@ -122,21 +122,38 @@ DATABASE_TYPES = {
 }
 
 
-def decode_moves(blob, board):
-    """Plays a `moves` value on `board`, as docs/DATABASE.md decodes it."""
+def move_code(board, move):
+    """The two-byte code of a legal move of `board` (docs/DATABASE.md)."""
     import chess
-    for i in range(0, len(blob), 2):
-        code = blob[i] | blob[i + 1] << 8
-        src, dst, kind = code & 63, (code >> 6) & 63, code >> 12
-        if kind >= 9:
-            move = chess.Move(dst, dst, drop=kind - 8)
-        elif 2 <= kind <= 6:
-            move = chess.Move(src, dst, promotion=kind)
+    if move.drop:
+        return move.to_square << 6 | (8 + move.drop) << 12
+    if board.is_castling(move):
+        # King to the castling rook, in every mode.
+        king = move.from_square
+        kingside = board.is_kingside_castling(move)
+        rooks = board.clean_castling_rights() & board.occupied_co[board.turn]
+        rook = next(sq for sq in chess.scan_forward(rooks)
+                    if (chess.square_file(sq) > chess.square_file(king)) == kingside)
+        return king | rook << 6 | 7 << 12
+    return move.from_square | move.to_square << 6 | (move.promotion or 0) << 12
+
+
+def decode_moves(blob, board):
+    """Plays a `moves` value on `board`, as docs/DATABASE.md decodes it;
+    returns the plies played."""
+    i = plies = 0
+    while i < len(blob):
+        legal = sorted(board.legal_moves, key=lambda m: move_code(board, m))
+        if blob[i] == 255:
+            code = blob[i + 1] | blob[i + 2] << 8
+            move = next(m for m in legal if move_code(board, m) == code)
+            i += 3
         else:
-            move = chess.Move(src, dst)
-        if not board.is_legal(move):
-            raise ValueError(f"ply {i // 2 + 1}: {move.uci()} is not legal in {board.fen()}")
+            move = legal[blob[i]]
+            i += 1
         board.push(move)
+        plies += 1
+    return plies
 
 
 def home_pawns(board):
@@ -219,8 +236,9 @@ def database(duckdb, label, inputs, arbiter, tmp, db_conn, replay_at_most=None):
     decoded = keyed = 0
     for game_id, variant, fen, blob, final_fen, plies, final_key, home in games:
         board = board_of(variant, fen)
-        decode_moves(blob, board)
-        check(label, len(blob) == 2 * plies, f"game {game_id}: {len(blob)} bytes, {plies} plies")
+        decoded_plies = decode_moves(blob, board)
+        check(label, decoded_plies == plies, f"game {game_id}: {decoded_plies} plies decoded, "
+              f"{plies} played")
         # Piece placement and side to move: the FEN's first two fields (a
         # crazyhouse pocket's pieces in any order).
         check(label, placement(board.fen()) == placement(final_fen),

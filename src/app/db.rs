@@ -330,7 +330,7 @@ fn find(args: &DbFindArgs, run: &super::Run) -> anyhow::Result<ExitStatus> {
         if matched >= limit {
             break;
         }
-        let mut found = find::find_in_shard(&args.dir, shard, key, &target)?;
+        let mut found = find::find_in_shard(&args.dir, shard, key, &target, limit - matched)?;
         found.truncate(limit - matched);
         matched += found.len();
         if args.count {

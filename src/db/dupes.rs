@@ -1,7 +1,7 @@
 //! `db dupes`' reading side: every stored game shown to `dupes`' own
 //! observer (`dupes::fingerprint::Fingerprint`, through
-//! `scan::observe_codes`: the moves' codes are hashed as they are stored,
-//! not replayed)
+//! `scan::observe_codes`: the moves' codes are hashed, the positions not
+//! shown)
 //! and its output handed to `dupes`' own sink (`dupes::index::Index`), so
 //! the groups are those `arbiter dupes` finds in the sources. Only the
 //! columns they read are read ([`COLUMNS`]: the names, the dates, the
@@ -114,7 +114,7 @@ mod tests {
     fn assert_codes_hash_as_moves<P: Position>(pos: &P) -> usize {
         let moves = pos.legal_moves();
         for m in &moves {
-            let (from, to, promotion) = parts(crate::db::moves::encode(*m));
+            let (from, to, promotion) = parts(crate::db::moves::code(*m));
             assert_eq!(mix_parts(7, from, to, promotion), mix(7, m), "{m:?}");
         }
         moves.len()

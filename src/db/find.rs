@@ -234,17 +234,17 @@ pub fn reached(
     else {
         return Ok(None);
     };
-    if !codes.len().is_multiple_of(moves::BYTES_PER_PLY) {
-        bail!("its moves column has an odd length");
-    }
     if target.matches(&pos) {
         return Ok(Some(0));
     }
     let reach = target.reach();
-    for (ply, code) in (1..).zip(moves::codes(codes)) {
-        let Some(m) = moves::decode(&pos, code) else {
-            bail!("ply {ply} is not a legal move (code {code:#06x})");
-        };
+    let mut rest = codes;
+    for ply in 1.. {
+        if rest.is_empty() {
+            break;
+        }
+        let m = moves::next(&pos, &mut rest)
+            .with_context(|| format!("ply {ply} of its moves column does not decode"))?;
         pos.play_unchecked(m);
         if target.matches(&pos) {
             return Ok(Some(ply));
@@ -259,12 +259,15 @@ pub fn reached(
 /// The games of `shard` whose mainline reached `target` (of key `key`),
 /// in the shard's order: the candidates its positions files name, or
 /// every game when it has none, each verified by [`reached`]. The row
-/// groups are read in parallel.
+/// groups are read in parallel, a thread's worth at a time in order until
+/// `limit` games are found (at least `limit`, when there are so many:
+/// the caller truncates).
 pub fn find_in_shard(
     dir: &Path,
     shard: &Shard,
     key: i64,
     target: &Identity,
+    limit: usize,
 ) -> anyhow::Result<Vec<Found>> {
     let path = dir.join(&shard.games);
     let ids = if shard.positions.is_empty() {
@@ -280,11 +283,21 @@ pub fn find_in_shard(
     let groups: Vec<usize> = (0..meta.num_row_groups())
         .filter(|&g| ids.as_ref().is_none_or(|ids| may_hold_any(meta.row_group(g), 0, ids)))
         .collect();
-    let found: Vec<Vec<Found>> = groups
-        .par_iter()
-        .map(|&group| find_in_group(&path, &meta, group, ids.as_deref(), target))
-        .collect::<anyhow::Result<_>>()?;
-    Ok(found.concat())
+    // Without a limit every group at once; with one, a wave of groups a
+    // thread, so that `--limit 20` verifies the first groups only.
+    let wave = if limit == usize::MAX { groups.len() } else { rayon::current_num_threads() };
+    let mut found = Vec::new();
+    for groups in groups.chunks(wave.max(1)) {
+        let verified: Vec<Vec<Found>> = groups
+            .par_iter()
+            .map(|&group| find_in_group(&path, &meta, group, ids.as_deref(), target))
+            .collect::<anyhow::Result<_>>()?;
+        found.extend(verified.into_iter().flatten());
+        if found.len() >= limit {
+            break;
+        }
+    }
+    Ok(found)
 }
 
 /// [`find_in_shard`] for one row group: its rows among `ids` (all of them
@@ -409,14 +422,14 @@ mod tests {
         let mut pos = shakmaty::Chess::default();
         for uci in ["e2e4", "e7e5", "g1f3"] {
             let m = uci.parse::<shakmaty::uci::UciMove>().unwrap().to_move(&pos).unwrap();
-            moves::push(&mut codes, m);
+            moves::push(&mut codes, &pos, m);
             pos.play_unchecked(m);
         }
         assert_eq!(reached("chess", None, &codes, &target).unwrap(), Some(2));
-        assert_eq!(reached("chess", None, &codes[..2], &target).unwrap(), None);
+        assert_eq!(reached("chess", None, &codes[..1], &target).unwrap(), None);
         assert_eq!(reached("atomic", None, &codes, &target).unwrap(), None);
-        assert!(reached("chess", None, &codes[..3], &target).is_err());
-        // A move that is not legal where it is read: a corrupt column.
-        assert!(reached("chess", None, &[codes[2], codes[3]], &target).is_err());
+        // An index past the legal moves: a corrupt column.
+        assert!(reached("chess", None, &[codes[0], 20], &target).is_err());
+        assert!(reached("chess", None, &[codes[0], moves::ESCAPE], &target).is_err());
     }
 }

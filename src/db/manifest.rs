@@ -23,8 +23,9 @@ pub const FILE: &str = "manifest.json";
 /// The `format` field.
 pub const FORMAT: &str = "arbiter-db";
 
-/// The format version this arbiter writes and reads.
-pub const VERSION: u64 = 2;
+/// The format version this arbiter writes and reads (3: the moves a byte
+/// a ply; 2: two bytes a ply, not read any more).
+pub const VERSION: u64 = 3;
 
 /// The position-key scheme, as the manifest names it.
 pub const KEY_SCHEME: &str = "zobrist64-fide: shakmaty's Zobrist64 of pieces, side to move, \
@@ -32,7 +33,9 @@ pub const KEY_SCHEME: &str = "zobrist64-fide: shakmaty's Zobrist64 of pieces, si
                               is legal (FIDE Art. 9.2.3), as a signed 64-bit integer";
 
 /// The move encoding, as the manifest names it (docs/DATABASE.md).
-pub const MOVES_SCHEME: &str = "arbiter-moves-1: two bytes a ply, little-endian";
+pub const MOVES_SCHEME: &str = "arbiter-moves-2: a byte a ply, the index of the move among \
+                                  the legal moves sorted by their two-byte code; 255 and the \
+                                  code, little-endian, where there are more than 255";
 
 /// A database's manifest.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -141,7 +144,8 @@ impl Manifest {
         }
         if value.get("version").and_then(serde_json::Value::as_u64) != Some(VERSION) {
             bail!(
-                "{}: database format version {}, but this arbiter reads version {VERSION}",
+                "{}: database format version {}, but this arbiter reads version {VERSION} only: \
+                 build it again from its sources (`arbiter db build FILE... -o NEW_DIR`)",
                 path.display(),
                 value.get("version").map_or("missing".to_owned(), ToString::to_string)
             );
@@ -250,6 +254,18 @@ mod tests {
         )
         .unwrap();
         assert!(Manifest::read(dir.path()).unwrap_err().to_string().contains("version 9"));
+        // A database of two bytes a ply: refused, saying what to do.
+        fs::write(
+            dir.path().join(FILE),
+            text.replace(&format!("\"version\": {VERSION}"), "\"version\": 2"),
+        )
+        .unwrap();
+        let error = Manifest::read(dir.path()).unwrap_err().to_string();
+        assert!(
+            error.contains("version 2, but this arbiter reads version 3")
+                && error.contains("db build"),
+            "{error}"
+        );
         manifest.shards[0].games = "../x.parquet".into();
         manifest.write(dir.path()).unwrap();
         assert!(Manifest::read(dir.path()).is_err());

@@ -189,7 +189,7 @@ pub struct Row {
     pub address: Address,
     /// Its tags.
     pub header: Header,
-    /// The mainline, two bytes a ply (`db::moves`).
+    /// The mainline, about a byte a ply (`db::moves`).
     pub moves: Vec<u8>,
     /// `%clk` after each ply, in milliseconds (none for a ply without),
     /// when the game has any.
@@ -273,11 +273,17 @@ impl Observer for RowMaker {
         self.position(pos, 0);
     }
 
+    fn before_move<P: Position>(&mut self, pos: &P, m: &Move) {
+        // The encoding indexes the legal moves of the position before.
+        if self.depth == 0 {
+            moves::push(&mut self.moves, pos, *m);
+        }
+    }
+
     fn after_move<P: Position>(&mut self, pos: &P, m: &Move, ply: u32, mainline: bool) {
         self.classifier.after_move(pos, m, ply, mainline);
         self.hash.after_move(pos, m, ply, mainline);
         if mainline {
-            moves::push(&mut self.moves, *m);
             self.ply += 1;
             self.position(pos, ply);
         }

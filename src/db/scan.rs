@@ -11,7 +11,7 @@
 
 use std::{fs::File, ops::ControlFlow, path::Path};
 
-use anyhow::{Context, bail};
+use anyhow::Context;
 use parquet::{
     arrow::arrow_reader::ParquetRecordBatchReaderBuilder, file::metadata::RowGroupMetaData,
 };
@@ -233,13 +233,14 @@ fn play<P: Position>(
     game: &StoredGame,
     mut each: impl FnMut(&P, &shakmaty::Move, u32) -> ControlFlow<()>,
 ) -> anyhow::Result<()> {
-    if !game.moves.len().is_multiple_of(moves::BYTES_PER_PLY) {
-        bail!("game {}: its moves column has an odd length", game.game_id);
-    }
-    for (ply, code) in (1..).zip(moves::codes(&game.moves)) {
-        let Some(m) = moves::decode(pos, code) else {
-            bail!("game {}: ply {ply} is not a legal move (code {code:#06x})", game.game_id);
-        };
+    let mut rest = game.moves.as_slice();
+    for ply in 1.. {
+        if rest.is_empty() {
+            break;
+        }
+        let m = moves::next(pos, &mut rest).with_context(|| {
+            format!("game {}: ply {ply} of its moves column does not decode", game.game_id)
+        })?;
         pos.play_unchecked(m);
         if each(pos, &m, ply).is_break() {
             break;
@@ -263,9 +264,9 @@ pub fn observe<O: Observer>(
 }
 
 /// [`observe`] for an observer that needs of a move only its code, not
-/// the positions: the start position is set up and shown, then each
-/// stored code is handed to `code` (with the observer) instead of being
-/// decoded and played (no legal-move generation: `db dupes`).
+/// the positions: the start position is set up and shown, then each move
+/// is decoded and played but only its code is handed to `code` (with the
+/// observer), never the positions (`db dupes`).
 pub fn observe_codes<O: Observer>(
     game: &StoredGame,
     observer: &mut O,
@@ -331,21 +332,22 @@ fn observe_moves<P: Position, O: Observer, F: FnMut(&mut O, u16) + ?Sized>(
 ) -> anyhow::Result<Rest> {
     observer.start(pos, standard);
     let mut rest = observer.rest();
-    if !game.moves.len().is_multiple_of(moves::BYTES_PER_PLY) {
-        bail!("game {}: its moves column has an odd length", game.game_id);
-    }
-    for (ply, code) in (1..).zip(moves::codes(&game.moves)) {
-        if rest != Rest::Replay {
+    let mut bytes = game.moves.as_slice();
+    for ply in 1.. {
+        if rest != Rest::Replay || bytes.is_empty() {
             break;
         }
+        let m = moves::next(pos, &mut bytes).with_context(|| {
+            format!("game {}: ply {ply} of its moves column does not decode", game.game_id)
+        })?;
         if let Some(each) = codes.as_deref_mut() {
-            each(observer, code);
+            // The moves are played all the same (a byte names a move only
+            // in its position), but not shown.
+            pos.play_unchecked(m);
+            each(observer, moves::code(m));
             rest = observer.rest();
             continue;
         }
-        let Some(m) = moves::decode(pos, code) else {
-            bail!("game {}: ply {ply} is not a legal move (code {code:#06x})", game.game_id);
-        };
         observer.before_move(pos, &m);
         pos.play_unchecked(m);
         observer.after_move(pos, &m, ply, true);
@@ -402,13 +404,14 @@ fn write_moves<P: Position>(
     game: &StoredGame,
     writer: &mut MovetextWriter,
 ) -> anyhow::Result<()> {
-    if !game.moves.len().is_multiple_of(moves::BYTES_PER_PLY) {
-        bail!("game {}: its moves column has an odd length", game.game_id);
-    }
-    for (at, code) in moves::codes(&game.moves).enumerate() {
-        let Some(m) = moves::decode(pos, code) else {
-            bail!("game {}: ply {} is not a legal move (code {code:#06x})", game.game_id, at + 1);
-        };
+    let mut rest = game.moves.as_slice();
+    for at in 0.. {
+        if rest.is_empty() {
+            break;
+        }
+        let m = moves::next(pos, &mut rest).with_context(|| {
+            format!("game {}: ply {} of its moves column does not decode", game.game_id, at + 1)
+        })?;
         let (number, turn, san) = (pos.fullmoves().get(), pos.turn(), San::from_move(pos, m));
         pos.play_unchecked(m);
         writer.san(number, turn, SanPlus { san, suffix: notation::suffix_of(pos) });

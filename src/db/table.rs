@@ -437,7 +437,7 @@ pub struct StoredGame {
     pub header: Header,
     /// Its record, as `games` printed it when the database was built.
     pub record: GameRecord,
-    /// The mainline, two bytes a ply.
+    /// The mainline, about a byte a ply (`db::moves`).
     pub moves: Vec<u8>,
     /// `%clk` per ply, in milliseconds.
     pub clocks: Option<Vec<Option<i32>>>,

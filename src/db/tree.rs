@@ -148,7 +148,7 @@ impl Observer for TreeMaker {
             return;
         }
         if let Some(i) = self.pending.take() {
-            self.entries[i].1 = moves::encode(*m);
+            self.entries[i].1 = moves::code(*m);
         }
         self.note(pos, ply);
     }
@@ -648,7 +648,7 @@ pub fn answer(dir: &Path, manifest: &Manifest, root: Root, key: i64) -> anyhow::
         let target = spec.root.position.clone();
         let mut explorer = Explorer::new(spec, usize::MAX);
         for shard in replayed {
-            let found = find::find_in_shard(dir, shard, key, &target)?;
+            let found = find::find_in_shard(dir, shard, key, &target, usize::MAX)?;
             let flow = find::games_at(dir, shard, &found, &mut |game, _| {
                 scan::observe(&game, &mut explorer)?;
                 Ok(ControlFlow::Continue(()))
@@ -684,7 +684,7 @@ fn tree_of_rows(spec: Spec, rows: &[(Option<u16>, Counts)]) -> anyhow::Result<Tr
     let mut nodes = vec![Node { position: spec.root.position.clone(), counts: root }];
     let mut edges = Vec::with_capacity(children.len());
     for (code, counts) in children {
-        let Some(m) = moves::decode(&pos, code) else {
+        let Some(m) = moves::from_code(&pos, code) else {
             bail!(
                 "a tree file names move {code:#06x}, not legal in the root: a corrupt file or \
                  a collision of 64-bit keys"

@@ -331,6 +331,15 @@ fn bad_uses_and_corrupt_databases_are_errors_not_panics() {
     assert_eq!(none.code, Some(2));
     assert!(none.stderr.contains("not an arbiter database"), "{}", none.stderr);
     build(&[fixture("sample.pgn")], dir.path(), &[]);
+    // A database of the older format (moves in two bytes a ply): refused,
+    // saying how to get one this arbiter reads.
+    let manifest = dir.path().join("manifest.json");
+    let text = fs::read_to_string(&manifest).unwrap();
+    fs::write(&manifest, text.replace("\"version\": 3,", "\"version\": 2,")).unwrap();
+    let old = run(&["db", "search", path(dir.path()), "--count"]);
+    assert_eq!(old.code, Some(2));
+    assert!(old.stderr.contains("version 2") && old.stderr.contains("db build"), "{}", old.stderr);
+    fs::write(&manifest, text).unwrap();
     let shard = dir.path().join("games/part-000001.parquet");
     let mut bytes = fs::read(&shard).unwrap();
     let middle = bytes.len() / 2;
@@ -368,8 +377,9 @@ fn find_answers_from_the_positions_files_what_filter_fen_finds() {
     let manifest = manifest(indexed.path());
     let shards = manifest["shards"].as_array().unwrap();
     assert!(shards.iter().all(|s| !s["positions"].as_array().unwrap().is_empty()));
+    // Row groups of 7 games: `--limit` verifies a few groups at a time.
     let plain = tempfile::tempdir().unwrap();
-    build(&files, plain.path(), &[]);
+    build(&files, plain.path(), &["--row-group", "7"]);
     // Each is reached only after as many plies as its counters say.
     let fens = [
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
@@ -414,8 +424,10 @@ fn find_answers_from_the_positions_files_what_filter_fen_finds() {
         assert!(lines.next().unwrap().ends_with(",ply"));
         assert_eq!(lines.clone().count(), expected.len());
         assert!(lines.all(|l| l.ends_with(&format!(",{}", ply_of(fen)))));
-        let two = jsonl(&["db", "find", path(indexed.path()), "--fen", fen, "--limit", "2"]);
-        assert_eq!(ids(&two), expected[..expected.len().min(2)]);
+        for dir in [indexed.path(), plain.path()] {
+            let two = jsonl(&["db", "find", path(dir), "--fen", fen, "--limit", "2"]);
+            assert_eq!(ids(&two), expected[..expected.len().min(2)]);
+        }
     }
     let bad = run(&["db", "find", path(indexed.path()), "--fen", "not a fen"]);
     assert_eq!(bad.code, Some(2));
