@@ -259,17 +259,19 @@ impl Observer for RowMaker {
     type Output = Row;
 
     fn tags(&mut self, tags: &TagSet<'_>) -> std::ops::ControlFlow<()> {
+        // Every game, replayed or not (an unsupported variant, a game too
+        // large): the buffers are copied into its row, never the last's.
+        self.moves.clear();
+        self.clocks.clear();
+        self.evals.clear();
+        self.positions.clear();
+        (self.ply, self.depth) = (0, 0);
         self.classifier.tags(tags)
     }
 
     fn start<P: Position>(&mut self, pos: &P, standard: bool) {
         self.classifier.start(pos, standard);
         self.hash.start(pos, standard);
-        self.moves.clear();
-        self.clocks.clear();
-        self.evals.clear();
-        self.positions.clear();
-        (self.ply, self.depth) = (0, 0);
         self.position(pos, 0);
     }
 
@@ -587,6 +589,26 @@ mod tests {
             }
         }
         assert!(check.0 > 1000, "{} games compared", check.0);
+    }
+
+    #[test]
+    fn a_game_not_replayed_has_no_moves_or_positions_of_the_game_before() {
+        // A replayed game with clocks, then games the replay does not set
+        // up (an unsupported variant, a bad FEN): their rows are empty, not
+        // copies of the first one's buffers.
+        let pgn = "[Event \"a\"]\n\n1. e4 { [%clk 0:03:00] } e5 { [%clk 0:03:00] } *\n\n\
+                   [Variant \"Bughouse\"]\n\n1. e4 e5 *\n\n\
+                   [FEN \"not a fen\"]\n[SetUp \"1\"]\n\n1. e4 *\n\n";
+        let mut maker = RowMaker::new(Some(40));
+        let rows = crate::testing::replay_with(pgn, Default::default(), &mut maker);
+        assert_eq!(rows.len(), 3);
+        let first = &rows[0].1;
+        assert_eq!((first.moves.len(), first.positions.len()), (2, 3));
+        assert!(first.clocks.is_some());
+        for (_, row) in &rows[1..] {
+            assert!(row.moves.is_empty() && row.positions.is_empty(), "{:?}", row.moves);
+            assert!(row.clocks.is_none() && row.evals.is_none());
+        }
     }
 
     #[test]
