@@ -138,19 +138,38 @@ def move_code(board, move):
     return move.from_square | move.to_square << 6 | (move.promotion or 0) << 12
 
 
+def candidates(board):
+    """The codes of the candidates of `board`, in order (docs/DATABASE.md)."""
+    import chess
+    us, own, codes = board.turn, board.occupied_co[board.turn], []
+    for origin in chess.scan_forward(own):
+        promoting = False
+        if board.piece_type_at(origin) == chess.PAWN:
+            step = 8 if us == chess.WHITE else -8
+            targets = chess.BB_PAWN_ATTACKS[us][origin] | chess.BB_SQUARES[origin + step]
+            if chess.square_rank(origin) == (1 if us == chess.WHITE else 6):
+                targets |= chess.BB_SQUARES[origin + 2 * step]
+            promoting = chess.square_rank(origin) == (6 if us == chess.WHITE else 1)
+        else:
+            targets = board.attacks_mask(origin)
+        for target in chess.scan_forward(targets & ~own):
+            plain = origin | target << 6
+            codes += [plain | kind << 12 for kind in (2, 3, 4, 5)] if promoting else [plain]
+    return codes
+
+
 def decode_moves(blob, board):
     """Plays a `moves` value on `board`, as docs/DATABASE.md decodes it;
     returns the plies played."""
     i = plies = 0
     while i < len(blob):
-        legal = sorted(board.legal_moves, key=lambda m: move_code(board, m))
         if blob[i] == 255:
-            code = blob[i + 1] | blob[i + 2] << 8
-            move = next(m for m in legal if move_code(board, m) == code)
+            wanted = blob[i + 1] | blob[i + 2] << 8
             i += 3
         else:
-            move = legal[blob[i]]
+            wanted = candidates(board)[blob[i]]
             i += 1
+        move = next(m for m in board.legal_moves if move_code(board, m) == wanted)
         board.push(move)
         plies += 1
     return plies

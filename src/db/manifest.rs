@@ -34,8 +34,9 @@ pub const KEY_SCHEME: &str = "zobrist64-fide: shakmaty's Zobrist64 of pieces, si
 
 /// The move encoding, as the manifest names it (docs/DATABASE.md).
 pub const MOVES_SCHEME: &str = "arbiter-moves-2: a byte a ply, the index of the move among \
-                                  the legal moves sorted by their two-byte code; 255 and the \
-                                  code, little-endian, where there are more than 255";
+                                  the candidates (each piece's attack and pawn-step targets, \
+                                  by origin, target and promotion); 255 and the two-byte code, \
+                                  little-endian, for any other move";
 
 /// A database's manifest.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -9,18 +9,23 @@
 //! the king, target: the rook, as in Chess960, so both castlings of every
 //! start position round-trip), 9–13 a drop of a pawn, knight, bishop,
 //! rook or queen (crazyhouse; origin 0). A ply is stored as one byte: the
-//! index of its move among the position's legal moves sorted by code.
-//! A position with more than 255 legal moves (crazyhouse drops) stores
-//! [`ESCAPE`] and then the code, little-endian. Decoding needs the
-//! position the move is played from: a byte that names no legal move
-//! (an index past the end, an escape where none is needed, an illegal
-//! code, a truncated escape) is refused, never played.
+//! index of its move among the position's *candidates* ([`candidates`]),
+//! the moves its pieces' attacks and pawn steps allow, legal or not, in
+//! order of origin square, target square and promotion. The candidates
+//! come from a few bitboard lookups, where the legal moves would need a
+//! full move generation at every ply (4× the replay's time). A move that
+//! is no candidate, or is the 255th or later (castling, drops, a king
+//! promotion, a horde pawn's double step from the first rank, a position
+//! of very many queens), is [`ESCAPE`] and then its code, little-endian.
+//! Decoding needs the position the move is played from, and checks that
+//! the move is legal: a byte that names no legal move (an index past the
+//! candidates or naming an illegal one, an illegal code, a truncated
+//! escape) is refused, never played.
 
-use shakmaty::{Move, MoveList, Position, Role, Square};
+use shakmaty::{Bitboard, Color, Move, Position, Rank, Role, Square, attacks};
 
-/// The byte that stands for "the code follows", in a position with more
-/// than 255 legal moves (an index is never 255: at most 254 in such
-/// positions).
+/// The byte that stands for "the code follows": for a move that is not
+/// among the first 255 candidates.
 pub const ESCAPE: u8 = 255;
 
 /// The kind of a castling move (bits 12–15).
@@ -29,22 +34,23 @@ const CASTLE: u16 = 7;
 /// What is added to a role's number for a drop.
 const DROP: u16 = 8;
 
+/// The promotions a candidate may be, in order: knight, bishop, rook and
+/// queen (kinds 2–5; a king's, in antichess, is escaped).
+const PROMOTIONS: u16 = 4;
+
 /// Why a `moves` value does not decode: it was corrupted, or is read
 /// against the wrong start position.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 pub enum Corrupt {
-    /// An index past the position's legal moves.
-    #[error("index {index} of {legal} legal moves")]
+    /// An index past the position's candidates.
+    #[error("index {index} of {candidates} candidate moves")]
     Index {
         /// The byte read.
         index: u8,
-        /// The legal moves of the position.
-        legal: usize,
+        /// The candidates of the position.
+        candidates: usize,
     },
-    /// An escape in a position whose moves an index names.
-    #[error("an escape where {0} legal moves need none")]
-    Escape(usize),
-    /// An escaped code of no legal move.
+    /// A code, escaped or the candidate an index names, of no legal move.
     #[error("code {0:#06x} is no legal move")]
     Code(u16),
     /// The value ends inside an escape, or before the move asked for.
@@ -80,42 +86,114 @@ pub fn code(m: Move) -> u16 {
     }
 }
 
-/// Appends `m`, a legal move of `pos`, to `out`: its index among the legal
-/// moves sorted by code, or [`ESCAPE`] and its code where there are more
-/// than 255 of them.
+/// Appends `m`, a legal move of `pos`, to `out`: its index among the
+/// candidates, or [`ESCAPE`] and its code where it is none of the first
+/// 255.
 pub fn push<P: Position>(out: &mut Vec<u8>, pos: &P, m: Move) {
-    let legal = pos.legal_moves();
-    let (mut below, mut found) = (0, false);
-    if let Some((from, to)) = plain(&m) {
-        // Plain moves sort first, by target then origin: compared by
-        // squares, at a third of the instructions of the codes.
-        let wanted = to << 6 | from;
-        for other in &legal {
-            if let Some((from, to)) = plain(other) {
-                let other = to << 6 | from;
-                below += usize::from(other < wanted);
-                found |= other == wanted;
-            }
-        }
-    } else {
-        let wanted = code(m);
-        for &other in &legal {
-            let other = code(other);
-            below += usize::from(other < wanted);
-            found |= other == wanted;
-        }
-    }
-    match u8::try_from(below) {
-        // At most 255 moves: the index is at most 254, never the escape.
-        Ok(index) if found && legal.len() <= 255 => out.push(index),
-        // An illegal move is never stored as another: its escaped code is
-        // refused when read (in a position with few moves, or as illegal).
+    match index_of(pos, m).and_then(|index| u8::try_from(index).ok()) {
+        Some(index) if index != ESCAPE => out.push(index),
         _ => {
-            debug_assert!(found, "{m:?} is not legal");
             out.push(ESCAPE);
             out.extend_from_slice(&code(m).to_le_bytes());
         }
     }
+}
+
+/// The candidate targets of the piece on `from`, a piece of the side to
+/// move, and whether each is four candidates (a pawn's promotions): a
+/// piece's attacks, a pawn's two diagonals and its steps forward (two
+/// from its second rank), none onto its own side's pieces.
+fn candidates_of<P: Position>(pos: &P, from: Square) -> (Bitboard, bool) {
+    let board = pos.board();
+    let us = pos.turn();
+    let own = board.by_color(us);
+    let Some(piece) = board.piece_at(from) else {
+        return (Bitboard::EMPTY, false);
+    };
+    if piece.role != Role::Pawn {
+        return (attacks::attacks(from, piece, board.occupied()) & !own, false);
+    }
+    let forward = |sq: Square| sq.offset(if us == Color::White { 8 } else { -8 });
+    let mut targets = attacks::pawn_attacks(us, from);
+    if let Some(one) = forward(from) {
+        targets.add(one);
+        if from.rank() == us.fold_wb(Rank::Second, Rank::Seventh) {
+            targets.extend(forward(one));
+        }
+    }
+    (targets & !own, from.rank() == us.fold_wb(Rank::Seventh, Rank::Second))
+}
+
+/// How many candidates a piece's targets are.
+fn count((targets, promoting): (Bitboard, bool)) -> usize {
+    targets.count() * if promoting { PROMOTIONS as usize } else { 1 }
+}
+
+/// The candidates of `pos`, in order: the codes of every candidate move,
+/// legal or not (for the tests and the documentation's decoder).
+pub fn candidates<P: Position>(pos: &P) -> Vec<u16> {
+    let mut codes = Vec::new();
+    for from in pos.board().by_color(pos.turn()) {
+        let (targets, promoting) = candidates_of(pos, from);
+        for to in targets {
+            let plain = u16::from(u8::from(from)) | u16::from(u8::from(to)) << 6;
+            if promoting {
+                codes.extend((2..2 + PROMOTIONS).map(|kind| plain | kind << 12));
+            } else {
+                codes.push(plain);
+            }
+        }
+    }
+    codes
+}
+
+/// The index of `m` among the candidates of `pos`; `None` when it is none.
+fn index_of<P: Position>(pos: &P, m: Move) -> Option<usize> {
+    let (from, to, promotion) = match m {
+        Move::Normal { from, to, promotion, .. } => (from, to, promotion),
+        Move::EnPassant { from, to } => (from, to, None),
+        Move::Castle { .. } | Move::Put { .. } => return None,
+    };
+    let mut index = 0;
+    // The pieces on the squares below the origin, each its candidates.
+    let lower = Bitboard((1u64 << u32::from(from)) - 1);
+    for sq in pos.board().by_color(pos.turn()) & lower {
+        index += count(candidates_of(pos, sq));
+    }
+    let (targets, promoting) = candidates_of(pos, from);
+    if !targets.contains(to) {
+        return None;
+    }
+    let before = (targets & Bitboard((1u64 << u32::from(to)) - 1)).count();
+    match (promoting, promotion) {
+        (false, None) => Some(index + before),
+        (true, Some(role @ (Role::Knight | Role::Bishop | Role::Rook | Role::Queen))) => {
+            Some(index + before * PROMOTIONS as usize + (role as usize - 2))
+        }
+        _ => None,
+    }
+}
+
+/// The code of the candidate of `pos` at `index`; `None` past the last.
+fn nth_candidate<P: Position>(pos: &P, index: usize) -> Option<u16> {
+    let mut left = index;
+    for from in pos.board().by_color(pos.turn()) {
+        let piece = candidates_of(pos, from);
+        let n = count(piece);
+        if left >= n {
+            left -= n;
+            continue;
+        }
+        let (targets, promoting) = piece;
+        let (nth, kind) = if promoting {
+            (left / PROMOTIONS as usize, 2 + (left % PROMOTIONS as usize) as u16)
+        } else {
+            (left, 0)
+        };
+        let to = targets.into_iter().nth(nth)?;
+        return Some(u16::from(u8::from(from)) | u16::from(u8::from(to)) << 6 | kind << 12);
+    }
+    None
 }
 
 /// The legal move of `pos` that `code` stands for; `None` when there is
@@ -143,83 +221,23 @@ pub fn from_code<P: Position>(pos: &P, code: u16) -> Option<Move> {
     pos.is_legal(m).then_some(m)
 }
 
-/// The origin and target of a plain move (code of kind 0).
-fn plain(m: &Move) -> Option<(u32, u32)> {
-    match *m {
-        Move::Normal { from, to, promotion: None, .. } | Move::EnPassant { from, to } => {
-            Some((u32::from(from), u32::from(to)))
-        }
-        _ => None,
-    }
-}
-
-/// The move of `legal` (at most 255) whose code is the `index`-th
-/// smallest.
-fn nth_by_code(legal: &MoveList, index: usize) -> Move {
-    // Plain moves (kind 0) sort first, by target square then origin: a
-    // bitboard of origins per target square finds the index-th by
-    // popcounts, with no sort (selecting among the sorted codes took 40%
-    // of a replay's instructions).
-    let mut origins = [0u64; 64];
-    let (mut targets, mut plains) = (0u64, 0);
-    for m in legal {
-        if let Some((from, to)) = plain(m) {
-            origins[to as usize] |= 1 << from;
-            targets |= 1 << to;
-            plains += 1;
-        }
-    }
-    if index < plains {
-        let mut left = index as u32;
-        while targets != 0 {
-            let to = targets.trailing_zeros();
-            targets &= targets - 1;
-            let mut from = origins[to as usize];
-            if left < from.count_ones() {
-                for _ in 0..left {
-                    from &= from - 1;
-                }
-                let wanted = Some((from.trailing_zeros(), to));
-                if let Some(&m) = legal.iter().find(|m| plain(m) == wanted) {
-                    return m;
-                }
-                break;
-            }
-            left -= from.count_ones();
-        }
-    }
-    // Promotions, castling and drops: few, but for drops; sorted whole.
-    let mut keys = [0u32; 255];
-    let keys = &mut keys[..legal.len()];
-    for (i, (key, &m)) in keys.iter_mut().zip(legal).enumerate() {
-        *key = u32::from(code(m)) << 8 | i as u32;
-    }
-    let (_, nth, _) = keys.select_nth_unstable(index);
-    legal[(*nth & 0xff) as usize]
-}
-
 /// The next move of a `moves` value, legal in `pos`, taking its bytes off
 /// the front of `bytes`.
 pub fn next<P: Position>(pos: &P, bytes: &mut &[u8]) -> Result<Move, Corrupt> {
     let (&first, rest) = bytes.split_first().ok_or(Corrupt::Truncated)?;
-    let legal = pos.legal_moves();
-    if first == ESCAPE {
+    let (code, rest) = if first == ESCAPE {
         let [low, high, rest @ ..] = rest else {
             return Err(Corrupt::Truncated);
         };
-        if legal.len() <= 255 {
-            return Err(Corrupt::Escape(legal.len()));
-        }
-        let code = u16::from_le_bytes([*low, *high]);
-        let m = from_code(pos, code).ok_or(Corrupt::Code(code))?;
-        *bytes = rest;
-        return Ok(m);
-    }
-    if usize::from(first) >= legal.len() || legal.len() > 255 {
-        return Err(Corrupt::Index { index: first, legal: legal.len() });
-    }
+        (u16::from_le_bytes([*low, *high]), rest)
+    } else {
+        let code = nth_candidate(pos, usize::from(first))
+            .ok_or_else(|| Corrupt::Index { index: first, candidates: candidates(pos).len() })?;
+        (code, rest)
+    };
+    let m = from_code(pos, code).ok_or(Corrupt::Code(code))?;
     *bytes = rest;
-    Ok(nth_by_code(&legal, usize::from(first)))
+    Ok(m)
 }
 
 /// The plies of a `moves` value, without decoding it (an escape is three
@@ -307,17 +325,25 @@ mod tests {
     }
 
     #[test]
-    fn a_ply_is_one_byte_and_indexes_the_moves_by_code() {
-        // The start position's 20 moves sorted by code, that is by target
-        // square, then origin: b1a3 a2a3 b2b3 b1c3 c2c3 d2d3 e2e3 g1f3
-        // f2f3 g2g3 g1h3 h2h3, then the eight pawns' double steps.
+    fn a_ply_is_one_byte_and_indexes_the_candidates() {
+        // The start position's 34 candidates, by origin then target: b1a3
+        // b1c3 g1f3 g1h3, then each pawn's diagonals and steps (a2a3 a2b3
+        // a2a4, b2a3 b2b3 b2c3 b2b4, …): 1. e4 is the 23rd.
         let pos = Chess::default();
+        assert_eq!(candidates(&pos).len(), 34);
         let mut value = Vec::new();
         for uci in ["b1a3", "g1h3", "e2e4", "h2h4"] {
             let m = uci.parse::<shakmaty::uci::UciMove>().unwrap().to_move(&pos).unwrap();
             push(&mut value, &pos, m);
         }
-        assert_eq!(value, [0, 10, 16, 19]);
+        assert_eq!(value, [0, 3, 22, 33]);
+        // Every legal move is a candidate, at its index.
+        let codes = candidates(&pos);
+        for m in pos.legal_moves() {
+            let mut one = Vec::new();
+            push(&mut one, &pos, m);
+            assert_eq!(codes[usize::from(one[0])], code(m), "{m:?}");
+        }
     }
 
     #[test]
@@ -384,37 +410,49 @@ mod tests {
     }
 
     #[test]
-    fn positions_of_more_than_255_moves_escape_to_the_code() {
+    fn castling_drops_and_king_promotions_escape_to_the_code() {
         use shakmaty::variant::Variant;
-        // Crazyhouse, a near-empty board and a full pocket: 5 roles × 56
-        // empty squares of drops, and more.
-        let fen = "k7/8/8/8/8/8/8/K7[QRBNPqrbnp] w - - 0 1";
-        let setup = fen.parse::<Fen>().unwrap().into_setup();
-        let pos = VariantPosition::from_setup(Variant::Crazyhouse, setup, CastlingMode::Standard)
-            .unwrap();
+        let escaped = |pos: &VariantPosition, m: Move| {
+            let mut one = Vec::new();
+            push(&mut one, pos, m);
+            assert_eq!(only(pos, &one), Ok(m), "{m:?}");
+            one[0] == ESCAPE && one.len() == 3
+        };
+        let position = |variant, fen: &str| {
+            let setup = fen.parse::<Fen>().unwrap().into_setup();
+            VariantPosition::from_setup(variant, setup, CastlingMode::Standard).unwrap()
+        };
+        // Crazyhouse with full pockets: every drop escapes, the kings'
+        // steps are one byte.
+        let pos = position(Variant::Crazyhouse, "k7/8/8/8/8/8/8/K7[QRBNPqrbnp] w - - 0 1");
         let legal = pos.legal_moves();
         assert!(legal.len() > 255, "{}", legal.len());
         for &m in &legal {
-            let mut one = Vec::new();
-            push(&mut one, &pos, m);
-            assert_eq!(one.len(), 3);
-            assert_eq!(one[0], ESCAPE);
-            assert_eq!(only(&pos, &one), Ok(m), "{m:?}");
+            assert_eq!(escaped(&pos, m), matches!(m, Move::Put { .. }), "{m:?}");
+        }
+        // Castling, and an antichess pawn promoting to a king.
+        let pos = position(Variant::Chess, "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1");
+        for m in pos.legal_moves() {
+            assert_eq!(escaped(&pos, m), m.is_castle(), "{m:?}");
+        }
+        let pos = position(Variant::Antichess, "8/P7/8/8/8/8/8/7k w - - 0 1");
+        for m in pos.legal_moves() {
+            assert_eq!(escaped(&pos, m), m.promotion() == Some(Role::King), "{m:?}");
         }
         assert_eq!(plies(&[ESCAPE, 1, 2, 0, ESCAPE, 0xff, 0xff]), Some(3));
         assert_eq!(plies(&[0, ESCAPE, 1]), None);
-        // An index is refused where an escape is due.
-        assert!(matches!(only(&pos, &[3]), Err(Corrupt::Index { .. })));
         round_trip_games(&pos, 3, 5);
     }
 
     #[test]
     fn corrupt_values_are_refused_never_played() {
         let pos = Chess::default();
-        // Past the 20 moves; an escape where no code is needed; an escape
-        // cut short; nothing.
-        assert_eq!(only(&pos, &[20]), Err(Corrupt::Index { index: 20, legal: 20 }));
-        assert_eq!(only(&pos, &[ESCAPE, 0xc4, 0x71]), Err(Corrupt::Escape(20)));
+        // Past the 34 candidates; a candidate that is not legal (a2b3);
+        // an escaped castling that is not legal; an escape cut short;
+        // nothing.
+        assert_eq!(only(&pos, &[34]), Err(Corrupt::Index { index: 34, candidates: 34 }));
+        assert_eq!(only(&pos, &[5]), Err(Corrupt::Code(8 | 17 << 6)));
+        assert_eq!(only(&pos, &[ESCAPE, 0xc4, 0x71]), Err(Corrupt::Code(0x71c4)));
         assert_eq!(next(&pos, &mut &[ESCAPE, 1][..]), Err(Corrupt::Truncated));
         assert_eq!(next(&pos, &mut &[][..]), Err(Corrupt::Truncated));
         // Codes of no legal move: e2e5, a drop in standard chess, an
@@ -426,12 +464,14 @@ mod tests {
         // Every byte value, and random damage to real games: refused, or a
         // legal move (an index names a move in every position): never a
         // panic, never an illegal move played.
+        let mut legal = 0;
         for byte in 0..=255u8 {
-            match next(&pos, &mut &[byte, 0, 0][..]) {
-                Ok(m) => assert!(pos.is_legal(m) && byte < 20),
-                Err(_) => assert!(byte >= 20),
+            if let Ok(m) = next(&pos, &mut &[byte, 0, 0][..]) {
+                assert!(pos.is_legal(m) && byte < 34);
+                legal += 1;
             }
         }
+        assert_eq!(legal, 20);
         let mut rng = Lcg(99);
         for _ in 0..200 {
             let mut pos = Chess::default();
