@@ -22,7 +22,7 @@
 //! candidates or naming an illegal one, an illegal code, a truncated
 //! escape) is refused, never played.
 
-use shakmaty::{Bitboard, Color, Move, Position, Rank, Role, Square, attacks};
+use shakmaty::{Bitboard, Color, File, Move, Position, Rank, Role, Square, attacks};
 
 /// The byte that stands for "the code follows": for a move that is not
 /// among the first 255 candidates.
@@ -107,21 +107,77 @@ fn candidates_of<P: Position>(pos: &P, from: Square) -> (Bitboard, bool) {
     let board = pos.board();
     let us = pos.turn();
     let own = board.by_color(us);
-    let Some(piece) = board.piece_at(from) else {
-        return (Bitboard::EMPTY, false);
-    };
-    if piece.role != Role::Pawn {
-        return (attacks::attacks(from, piece, board.occupied()) & !own, false);
-    }
-    let forward = |sq: Square| sq.offset(if us == Color::White { 8 } else { -8 });
-    let mut targets = attacks::pawn_attacks(us, from);
-    if let Some(one) = forward(from) {
-        targets.add(one);
-        if from.rank() == us.fold_wb(Rank::Second, Rank::Seventh) {
-            targets.extend(forward(one));
+    let occupied = board.occupied();
+    // Role by role, each its own attack table: the generic lookup was a
+    // tenth of `db build`'s time.
+    let targets = if board.pawns().contains(from) {
+        let forward = |sq: Square| sq.offset(if us == Color::White { 8 } else { -8 });
+        let mut targets = attacks::pawn_attacks(us, from);
+        if let Some(one) = forward(from) {
+            targets.add(one);
+            if from.rank() == us.fold_wb(Rank::Second, Rank::Seventh) {
+                targets.extend(forward(one));
+            }
         }
+        let promoting = from.rank() == us.fold_wb(Rank::Seventh, Rank::Second);
+        return (targets & !own, promoting);
+    } else if board.knights().contains(from) {
+        attacks::knight_attacks(from)
+    } else if board.bishops().contains(from) {
+        attacks::bishop_attacks(from, occupied)
+    } else if board.rooks().contains(from) {
+        attacks::rook_attacks(from, occupied)
+    } else if board.queens().contains(from) {
+        attacks::queen_attacks(from, occupied)
+    } else if board.kings().contains(from) {
+        attacks::king_attacks(from)
+    } else {
+        Bitboard::EMPTY
+    };
+    (targets & !own, false)
+}
+
+/// How many candidates the side to move's pieces on `squares` have: as
+/// [`candidates_of`] for each, but the pawns all at once, by shifts.
+fn count_on<P: Position>(pos: &P, squares: Bitboard) -> usize {
+    let board = pos.board();
+    let us = pos.turn();
+    let own = board.by_color(us);
+    let occupied = board.occupied();
+    let mine = own & squares;
+    let mut n = 0;
+    for sq in mine & board.knights() {
+        n += (attacks::knight_attacks(sq) & !own).count();
     }
-    (targets & !own, from.rank() == us.fold_wb(Rank::Seventh, Rank::Second))
+    for sq in mine & board.bishops() {
+        n += (attacks::bishop_attacks(sq, occupied) & !own).count();
+    }
+    for sq in mine & board.rooks() {
+        n += (attacks::rook_attacks(sq, occupied) & !own).count();
+    }
+    for sq in mine & board.queens() {
+        n += (attacks::queen_attacks(sq, occupied) & !own).count();
+    }
+    for sq in mine & board.kings() {
+        n += (attacks::king_attacks(sq) & !own).count();
+    }
+    // Each pawn's diagonals and steps are distinct squares, so the sum of
+    // the pawns' counts is that of each shifted set.
+    let pawns = (mine & board.pawns()).0;
+    let own = own.0;
+    let (second, seventh) =
+        (Bitboard::from_rank(Rank::Second).0, Bitboard::from_rank(Rank::Seventh).0);
+    let (file_a, file_h) = (Bitboard::from_file(File::A).0, Bitboard::from_file(File::H).0);
+    let targets = |p: u64| -> usize {
+        let shifted = if us == Color::White {
+            [(p & !file_a) << 7, (p & !file_h) << 9, p << 8, (p & second) << 16]
+        } else {
+            [(p & !file_a) >> 9, (p & !file_h) >> 7, p >> 8, (p & seventh) >> 16]
+        };
+        shifted.iter().map(|t| (t & !own).count_ones() as usize).sum()
+    };
+    let promoting = us.fold_wb(seventh, second);
+    n + targets(pawns & !promoting) + PROMOTIONS as usize * targets(pawns & promoting)
 }
 
 /// How many candidates a piece's targets are.
@@ -154,12 +210,8 @@ fn index_of<P: Position>(pos: &P, m: Move) -> Option<usize> {
         Move::EnPassant { from, to } => (from, to, None),
         Move::Castle { .. } | Move::Put { .. } => return None,
     };
-    let mut index = 0;
-    // The pieces on the squares below the origin, each its candidates.
-    let lower = Bitboard((1u64 << u32::from(from)) - 1);
-    for sq in pos.board().by_color(pos.turn()) & lower {
-        index += count(candidates_of(pos, sq));
-    }
+    // The candidates of the pieces on the squares below the origin.
+    let index = count_on(pos, Bitboard((1u64 << u32::from(from)) - 1));
     let (targets, promoting) = candidates_of(pos, from);
     if !targets.contains(to) {
         return None;
@@ -291,6 +343,8 @@ mod tests {
                 if moves.is_empty() || pos.is_variant_end() {
                     break;
                 }
+                // The pawns counted by shifts, as one by one.
+                assert_eq!(count_on(&pos, Bitboard::FULL), candidates(&pos).len());
                 for &m in &moves {
                     let mut one = Vec::new();
                     push(&mut one, &pos, m);
