@@ -1,7 +1,6 @@
 //! `db dupes`' reading side: every stored game shown to `dupes`' own
 //! observer (`dupes::fingerprint::Fingerprint`, through
-//! `scan::observe_codes`: the moves' codes are hashed, the positions not
-//! shown)
+//! `scan::observe_codes`: the moves are hashed as stored, not replayed)
 //! and its output handed to `dupes`' own sink (`dupes::index::Index`), so
 //! the groups are those `arbiter dupes` finds in the sources. Only the
 //! columns they read are read ([`COLUMNS`]: the names, the dates, the
@@ -15,6 +14,7 @@ use parquet::arrow::{ProjectionMask, arrow_reader::ParquetRecordBatchReaderBuild
 
 use super::{
     manifest::Manifest,
+    moves::Unit,
     scan,
     table::{Columns, check_schema},
 };
@@ -46,12 +46,19 @@ pub const COLUMNS: [&str; 14] = [
 /// Rows read at a time.
 const BATCH: usize = 4096;
 
-/// Shows a stored move to the fingerprint by its code: origin (64 for a
-/// drop), target (the rook's square for castling, as shakmaty's
-/// `Move::to`) and promotion (the code's kinds 2 to 6 are the role
-/// numbers), all a move's hash needs, with no replay.
-fn after_code(fingerprint: &mut Fingerprint, code: u16) {
-    let (from, to, promotion) = parts(code);
+/// Shows a stored ply to the fingerprint: an escaped code by its origin
+/// (64 for a drop), target (the rook's square for castling, as
+/// shakmaty's `Move::to`) and promotion (the code's kinds 2 to 6 are the
+/// role numbers), as the move hashes when played; an index among the
+/// candidates as an origin no move has (65), so that it never hashes as
+/// a code. A move is stored the same way wherever its position is the
+/// same, so games of the same start hash alike exactly when their moves
+/// are the same, with no replay.
+fn after_code(fingerprint: &mut Fingerprint, unit: Unit) {
+    let (from, to, promotion) = match unit {
+        Unit::Index(index) => (65, u64::from(index), 0),
+        Unit::Code(code) => parts(code),
+    };
     fingerprint.after_parts(from, to, promotion);
 }
 

@@ -292,6 +292,29 @@ pub fn next<P: Position>(pos: &P, bytes: &mut &[u8]) -> Result<Move, Corrupt> {
     Ok(m)
 }
 
+/// A ply of a `moves` value as stored, undecoded: in a given position,
+/// the same unit is the same move and different units different moves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unit {
+    /// An index among the candidates.
+    Index(u8),
+    /// An escaped code.
+    Code(u16),
+}
+
+/// The next ply of a `moves` value, undecoded, taken off the front of
+/// `bytes`.
+pub fn unit(bytes: &mut &[u8]) -> Result<Unit, Corrupt> {
+    let value: &[u8] = bytes;
+    let (unit, rest) = match value {
+        [ESCAPE, low, high, rest @ ..] => (Unit::Code(u16::from_le_bytes([*low, *high])), rest),
+        [ESCAPE, ..] | [] => return Err(Corrupt::Truncated),
+        [index, rest @ ..] => (Unit::Index(*index), rest),
+    };
+    *bytes = rest;
+    Ok(unit)
+}
+
 /// The plies of a `moves` value, without decoding it (an escape is three
 /// bytes, any other byte one); `None` when it ends inside an escape.
 pub fn plies(bytes: &[u8]) -> Option<usize> {
@@ -495,6 +518,11 @@ mod tests {
         }
         assert_eq!(plies(&[ESCAPE, 1, 2, 0, ESCAPE, 0xff, 0xff]), Some(3));
         assert_eq!(plies(&[0, ESCAPE, 1]), None);
+        // Undecoded, a ply at a time, as `db dupes` hashes them.
+        let mut value = &[7, ESCAPE, 0xc4, 0x71, ESCAPE, 1][..];
+        assert_eq!(unit(&mut value), Ok(Unit::Index(7)));
+        assert_eq!(unit(&mut value), Ok(Unit::Code(0x71c4)));
+        assert_eq!(unit(&mut value), Err(Corrupt::Truncated));
         round_trip_games(&pos, 3, 5);
     }
 

@@ -263,20 +263,21 @@ pub fn observe<O: Observer>(
     observe_with(game, observer, None)
 }
 
-/// [`observe`] for an observer that needs of a move only its code, not
-/// the positions: the start position is set up and shown, then each move
-/// is decoded and played but only its code is handed to `code` (with the
-/// observer), never the positions (`db dupes`).
+/// [`observe`] for an observer that needs of a move only something that
+/// tells it from the other moves of its position, not the positions: the
+/// start position is set up and shown, then each ply's stored bytes are
+/// handed to `each` (with the observer) as a [`moves::Unit`], undecoded
+/// (`db dupes`: the same start and the same units are the same moves).
 pub fn observe_codes<O: Observer>(
     game: &StoredGame,
     observer: &mut O,
-    code: &mut dyn FnMut(&mut O, u16),
+    each: &mut dyn FnMut(&mut O, moves::Unit),
 ) -> anyhow::Result<Option<O::Output>> {
-    observe_with(game, observer, Some(code))
+    observe_with(game, observer, Some(each))
 }
 
-/// What [`observe_codes`] hands each move's code to.
-type Codes<'c, O> = Option<&'c mut dyn FnMut(&mut O, u16)>;
+/// What [`observe_codes`] hands each ply's unit to.
+type Codes<'c, O> = Option<&'c mut dyn FnMut(&mut O, moves::Unit)>;
 
 fn observe_with<O: Observer>(
     game: &StoredGame,
@@ -323,16 +324,29 @@ fn observe_with<O: Observer>(
 
 /// [`observe`]'s moves: each shown before and after it is played, until
 /// the observer has enough; what it said last.
-fn observe_moves<P: Position, O: Observer, F: FnMut(&mut O, u16) + ?Sized>(
+fn observe_moves<P: Position, O: Observer, F: FnMut(&mut O, moves::Unit) + ?Sized>(
     pos: &mut P,
     game: &StoredGame,
     standard: bool,
     observer: &mut O,
-    mut codes: Option<&mut F>,
+    codes: Option<&mut F>,
 ) -> anyhow::Result<Rest> {
     observer.start(pos, standard);
     let mut rest = observer.rest();
     let mut bytes = game.moves.as_slice();
+    if let Some(each) = codes {
+        for ply in 1.. {
+            if rest != Rest::Replay || bytes.is_empty() {
+                break;
+            }
+            let unit = moves::unit(&mut bytes).with_context(|| {
+                format!("game {}: ply {ply} of its moves column does not decode", game.game_id)
+            })?;
+            each(observer, unit);
+            rest = observer.rest();
+        }
+        return Ok(rest);
+    }
     for ply in 1.. {
         if rest != Rest::Replay || bytes.is_empty() {
             break;
@@ -340,14 +354,6 @@ fn observe_moves<P: Position, O: Observer, F: FnMut(&mut O, u16) + ?Sized>(
         let m = moves::next(pos, &mut bytes).with_context(|| {
             format!("game {}: ply {ply} of its moves column does not decode", game.game_id)
         })?;
-        if let Some(each) = codes.as_deref_mut() {
-            // The moves are played all the same (a byte names a move only
-            // in its position), but not shown.
-            pos.play_unchecked(m);
-            each(observer, moves::code(m));
-            rest = observer.rest();
-            continue;
-        }
         observer.before_move(pos, &m);
         pos.play_unchecked(m);
         observer.after_move(pos, &m, ply, true);
