@@ -23,7 +23,8 @@ use parquet::{
     arrow::{
         ProjectionMask,
         arrow_reader::{
-            ArrowReaderOptions, ParquetRecordBatchReaderBuilder, RowSelection, RowSelector,
+            ArrowReaderOptions, ParquetRecordBatchReader, ParquetRecordBatchReaderBuilder,
+            RowSelection, RowSelector,
         },
     },
     file::{
@@ -105,22 +106,40 @@ pub fn lookup(dir: &Path, shard: &Shard, key: i64) -> anyhow::Result<Vec<(i64, u
     Ok(hits)
 }
 
-/// [`lookup`] in one positions file.
-fn lookup_in(path: &Path, key: i64) -> anyhow::Result<Vec<(i64, u32)>> {
+/// The batches of the row groups of `path` whose key range, by their
+/// statistics, may hold `key`: a file of schema `schema` (a positions or
+/// tree file, `kind` in errors) sorted by its first column, the key.
+/// `None` when no row group may.
+pub(super) fn groups_holding(
+    path: &Path,
+    key: i64,
+    schema: &arrow_schema::Schema,
+    kind: &str,
+) -> anyhow::Result<Option<ParquetRecordBatchReader>> {
     let what = || format!("reading {}", path.display());
     let file = File::open(path).with_context(what)?;
     let builder = ParquetRecordBatchReaderBuilder::try_new(file).with_context(what)?;
-    if builder.schema().fields() != super::store::positions_schema().fields() {
-        bail!("{}: not a positions file of this format", path.display());
+    if builder.schema().fields() != schema.fields() {
+        bail!("{}: not a {kind} file of this format", path.display());
     }
     let groups: Vec<usize> = (0..builder.metadata().num_row_groups())
         .filter(|&i| may_hold(builder.metadata().row_group(i), 0, key))
         .collect();
-    let mut hits = Vec::new();
     if groups.is_empty() {
-        return Ok(hits);
+        return Ok(None);
     }
-    for batch in builder.with_row_groups(groups).build().with_context(what)? {
+    Ok(Some(builder.with_row_groups(groups).build().with_context(what)?))
+}
+
+/// [`lookup`] in one positions file.
+fn lookup_in(path: &Path, key: i64) -> anyhow::Result<Vec<(i64, u32)>> {
+    let what = || format!("reading {}", path.display());
+    let mut hits = Vec::new();
+    let schema = super::store::positions_schema();
+    let Some(batches) = groups_holding(path, key, &schema, "positions")? else {
+        return Ok(hits);
+    };
+    for batch in batches {
         let batch = batch.with_context(what)?;
         let column = |i: usize| batch.column(i).as_primitive_opt::<Int64Type>();
         let plies = batch.column(2).as_primitive_opt::<Int32Type>();

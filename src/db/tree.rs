@@ -32,13 +32,9 @@ use arrow_array::{
 };
 use arrow_schema::{DataType, Field, Schema, SchemaRef};
 use parquet::{
-    arrow::{ArrowWriter, arrow_reader::ParquetRecordBatchReaderBuilder},
+    arrow::ArrowWriter,
     basic::{Compression, ZstdLevel},
-    file::{
-        metadata::RowGroupMetaData,
-        properties::{EnabledStatistics, WriterProperties},
-        statistics::Statistics,
-    },
+    file::properties::{EnabledStatistics, WriterProperties},
 };
 use shakmaty::{CastlingMode, Chess, FromSetup, Position, PositionError, san::SanPlus};
 
@@ -531,36 +527,16 @@ impl Sink<(Row, TreeGame)> for TreeStore<'_> {
     }
 }
 
-/// Whether column `column` of a row group may hold `value`, by its
-/// statistics (a row group without them may).
-fn may_hold(group: &RowGroupMetaData, column: usize, value: i64) -> bool {
-    match group.column(column).statistics() {
-        Some(Statistics::Int64(stats)) => {
-            stats.min_opt().is_none_or(|&min| min <= value)
-                && stats.max_opt().is_none_or(|&max| value <= max)
-        }
-        _ => true,
-    }
-}
-
 /// The rows of position `key` in the tree file at `path`: each move's code
 /// (`None`: the games that ended there) and counts, reading only the row
 /// groups whose key range holds it.
 pub fn lookup(path: &Path, key: i64) -> anyhow::Result<Vec<(Option<u16>, Counts)>> {
     let what = || format!("reading {}", path.display());
-    let file = File::open(path).with_context(what)?;
-    let builder = ParquetRecordBatchReaderBuilder::try_new(file).with_context(what)?;
-    if builder.schema().fields() != schema().fields() {
-        bail!("{}: not a tree file of this format", path.display());
-    }
-    let groups: Vec<usize> = (0..builder.metadata().num_row_groups())
-        .filter(|&i| may_hold(builder.metadata().row_group(i), 0, key))
-        .collect();
     let mut rows = Vec::new();
-    if groups.is_empty() {
+    let Some(batches) = super::find::groups_holding(path, key, &schema(), "tree")? else {
         return Ok(rows);
-    }
-    for batch in builder.with_row_groups(groups).build().with_context(what)? {
+    };
+    for batch in batches {
         let batch = batch.with_context(what)?;
         let int64 = |i: usize| batch.column(i).as_primitive_opt::<Int64Type>();
         let int32 = |i: usize| batch.column(i).as_primitive_opt::<Int32Type>();
