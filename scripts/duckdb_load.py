@@ -138,24 +138,30 @@ def move_code(board, move):
     return move.from_square | move.to_square << 6 | (move.promotion or 0) << 12
 
 
-def candidates(board):
-    """The codes of the candidates of `board`, in order (docs/DATABASE.md)."""
+def candidate(board, byte):
+    """The code of the candidate a byte names in `board`, or None
+    (docs/DATABASE.md): the piece in its high four bits, the candidate of
+    that piece in its low four."""
     import chess
-    us, own, codes = board.turn, board.occupied_co[board.turn], []
-    for origin in chess.scan_forward(own):
-        promoting = False
-        if board.piece_type_at(origin) == chess.PAWN:
-            step = 8 if us == chess.WHITE else -8
-            targets = chess.BB_PAWN_ATTACKS[us][origin] | chess.BB_SQUARES[origin + step]
-            if chess.square_rank(origin) == (1 if us == chess.WHITE else 6):
-                targets |= chess.BB_SQUARES[origin + 2 * step]
-            promoting = chess.square_rank(origin) == (6 if us == chess.WHITE else 1)
-        else:
-            targets = board.attacks_mask(origin)
-        for target in chess.scan_forward(targets & ~own):
-            plain = origin | target << 6
-            codes += [plain | kind << 12 for kind in (2, 3, 4, 5)] if promoting else [plain]
-    return codes
+    us, own = board.turn, board.occupied_co[board.turn]
+    pieces = list(chess.scan_forward(own))
+    if byte >> 4 >= len(pieces):
+        return None
+    origin = pieces[byte >> 4]
+    promoting = False
+    if board.piece_type_at(origin) == chess.PAWN:
+        step = 8 if us == chess.WHITE else -8
+        targets = chess.BB_PAWN_ATTACKS[us][origin] | chess.BB_SQUARES[origin + step]
+        if chess.square_rank(origin) == (1 if us == chess.WHITE else 6):
+            targets |= chess.BB_SQUARES[origin + 2 * step]
+        promoting = chess.square_rank(origin) == (6 if us == chess.WHITE else 1)
+    else:
+        targets = board.attacks_mask(origin)
+    codes = []
+    for target in chess.scan_forward(targets & ~own):
+        plain = origin | target << 6
+        codes += [plain | kind << 12 for kind in (2, 3, 4, 5)] if promoting else [plain]
+    return codes[byte & 15] if byte & 15 < len(codes) else None
 
 
 def decode_moves(blob, board):
@@ -167,7 +173,7 @@ def decode_moves(blob, board):
             wanted = blob[i + 1] | blob[i + 2] << 8
             i += 3
         else:
-            wanted = candidates(board)[blob[i]]
+            wanted = candidate(board, blob[i])
             i += 1
         move = next(m for m in board.legal_moves if move_code(board, m) == wanted)
         board.push(move)

@@ -23,9 +23,10 @@ pub const FILE: &str = "manifest.json";
 /// The `format` field.
 pub const FORMAT: &str = "arbiter-db";
 
-/// The format version this arbiter writes and reads (3: the moves a byte
-/// a ply; 2: two bytes a ply, not read any more).
-pub const VERSION: u64 = 3;
+/// The format version this arbiter writes and reads (4: a ply's byte
+/// names the piece and its candidate; 3: an index among all the pieces'
+/// candidates; 2: two bytes a ply; older ones are not read).
+pub const VERSION: u64 = 4;
 
 /// The position-key scheme, as the manifest names it.
 pub const KEY_SCHEME: &str = "zobrist64-fide: shakmaty's Zobrist64 of pieces, side to move, \
@@ -33,10 +34,12 @@ pub const KEY_SCHEME: &str = "zobrist64-fide: shakmaty's Zobrist64 of pieces, si
                               is legal (FIDE Art. 9.2.3), as a signed 64-bit integer";
 
 /// The move encoding, as the manifest names it (docs/DATABASE.md).
-pub const MOVES_SCHEME: &str = "arbiter-moves-2: a byte a ply, the index of the move among \
-                                  the candidates (each piece's attack and pawn-step targets, \
-                                  by origin, target and promotion); 255 and the two-byte code, \
-                                  little-endian, for any other move";
+pub const MOVES_SCHEME: &str = "arbiter-moves-3: a byte a ply, 16 times the place of the \
+                                  moving piece among the side to move's pieces (by square) \
+                                  plus the place of the move among that piece's candidates \
+                                  (its attack and pawn-step targets, by target and \
+                                  promotion); 255 and the two-byte code, little-endian, for \
+                                  any other move";
 
 /// A database's manifest.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -255,15 +258,15 @@ mod tests {
         )
         .unwrap();
         assert!(Manifest::read(dir.path()).unwrap_err().to_string().contains("version 9"));
-        // A database of two bytes a ply: refused, saying what to do.
+        // A database of an older move encoding: refused, saying what to do.
         fs::write(
             dir.path().join(FILE),
-            text.replace(&format!("\"version\": {VERSION}"), "\"version\": 2"),
+            text.replace(&format!("\"version\": {VERSION}"), "\"version\": 3"),
         )
         .unwrap();
         let error = Manifest::read(dir.path()).unwrap_err().to_string();
         assert!(
-            error.contains("version 2, but this arbiter reads version 3")
+            error.contains("version 3, but this arbiter reads version 4")
                 && error.contains("db build"),
             "{error}"
         );

@@ -16,10 +16,7 @@ use parquet::{
     arrow::arrow_reader::ParquetRecordBatchReaderBuilder, file::metadata::RowGroupMetaData,
 };
 use pgn_reader::RawTag;
-use shakmaty::{
-    Position,
-    san::{San, SanPlus},
-};
+use shakmaty::san::{San, SanPlus};
 
 use super::{
     manifest::Manifest,
@@ -228,7 +225,7 @@ fn start(header: &Header) -> (std::borrow::Cow<'static, str>, setup::Setup) {
     setup::start_position(variant.as_deref(), fen, || 0, &mut Vec::new(), 0)
 }
 
-fn play<P: Position>(
+fn play<P: moves::Decode>(
     pos: &mut P,
     game: &StoredGame,
     mut each: impl FnMut(&P, &shakmaty::Move, u32) -> ControlFlow<()>,
@@ -324,7 +321,7 @@ fn observe_with<O: Observer>(
 
 /// [`observe`]'s moves: each shown before and after it is played, until
 /// the observer has enough; what it said last.
-fn observe_moves<P: Position, O: Observer, F: FnMut(&mut O, moves::Unit) + ?Sized>(
+fn observe_moves<P: moves::Decode, O: Observer, F: FnMut(&mut O, moves::Unit) + ?Sized>(
     pos: &mut P,
     game: &StoredGame,
     standard: bool,
@@ -405,7 +402,7 @@ fn movetext_of(game: &StoredGame) -> anyhow::Result<MovetextWriter> {
     Ok(writer)
 }
 
-fn write_moves<P: Position>(
+fn write_moves<P: moves::Decode>(
     pos: &mut P,
     game: &StoredGame,
     writer: &mut MovetextWriter,

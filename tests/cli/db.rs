@@ -331,14 +331,15 @@ fn bad_uses_and_corrupt_databases_are_errors_not_panics() {
     assert_eq!(none.code, Some(2));
     assert!(none.stderr.contains("not an arbiter database"), "{}", none.stderr);
     build(&[fixture("sample.pgn")], dir.path(), &[]);
-    // A database of the older format (moves in two bytes a ply): refused,
-    // saying how to get one this arbiter reads.
+    // A database of the older format (each ply's byte an index among all
+    // the pieces' candidates): refused, saying how to get one this arbiter
+    // reads.
     let manifest = dir.path().join("manifest.json");
     let text = fs::read_to_string(&manifest).unwrap();
-    fs::write(&manifest, text.replace("\"version\": 3,", "\"version\": 2,")).unwrap();
+    fs::write(&manifest, text.replace("\"version\": 4,", "\"version\": 3,")).unwrap();
     let old = run(&["db", "search", path(dir.path()), "--count"]);
     assert_eq!(old.code, Some(2));
-    assert!(old.stderr.contains("version 2") && old.stderr.contains("db build"), "{}", old.stderr);
+    assert!(old.stderr.contains("version 3") && old.stderr.contains("db build"), "{}", old.stderr);
     fs::write(&manifest, text).unwrap();
     let shard = dir.path().join("games/part-000001.parquet");
     let mut bytes = fs::read(&shard).unwrap();
