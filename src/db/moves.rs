@@ -11,7 +11,7 @@
 //! rook or queen (crazyhouse; origin 0). A ply is stored as one byte: in
 //! its high four bits the piece that moves, as its place among the side
 //! to move's pieces in square order, and in its low four bits the move,
-//! as its place among that piece's *candidates* ([`candidates_of`]): the
+//! as its place among that piece's *candidates*: the
 //! targets its attacks and pawn steps allow, legal or not, in square
 //! order, four promotions each for a pawn about to promote. Decoding
 //! finds the piece and its target with two bit scans and one attack
@@ -206,8 +206,8 @@ fn nth_candidate<P: Position>(pos: &P, byte: u8) -> Option<Move> {
 /// time); for the other variants, whose rules differ (atomic captures,
 /// antichess, racing kings), by shakmaty.
 pub trait Decode: Position {
-    /// Whether `m`, a candidate of this position ([`nth_candidate`]'s
-    /// move), is legal.
+    /// Whether `m`, a candidate of this position (a move of one of the
+    /// side to move's pieces onto one of its candidate targets), is legal.
     fn candidate_is_legal(&self, m: Move) -> bool {
         self.is_legal(m)
     }
