@@ -11,9 +11,9 @@
 //! rook or queen (crazyhouse; origin 0). A ply is stored as one byte: in
 //! its high four bits the piece that moves, as its place among the side
 //! to move's pieces in square order, and in its low four bits the move,
-//! as its place among that piece's *candidates*: the
-//! targets its attacks and pawn steps allow, legal or not, in square
-//! order, four promotions each for a pawn about to promote. Decoding
+//! as its place among that piece's *candidates*: the targets its attacks
+//! and pawn steps allow, legal or not, in square order, four promotions
+//! each for a pawn about to promote. Decoding
 //! finds the piece and its target with two bit scans and one attack
 //! lookup: no move generation, no walk over the other pieces (an index
 //! among all the pieces' candidates, the previous format, took two
