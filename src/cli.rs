@@ -891,9 +891,9 @@ pub struct DbDupesArgs {
     pub format: DupesFormat,
     /// Write the database's games with one game per group to the file of
     /// `-o`, as `dupes --unique` writes its sources: each game as its
-    /// original bytes while its source is where it was read from,
-    /// uncompressed and unchanged, else written from what is stored; in
-    /// the order they were added (written whole or not at all).
+    /// original bytes while its source is where it was read from and
+    /// unchanged (compressed or not), else written from what is stored;
+    /// in the order they were added (written whole or not at all).
     #[arg(long, requires = "output")]
     pub unique: bool,
     /// The file `--unique` writes.

@@ -255,9 +255,11 @@ fn db_dupes_reports_what_dupes_reports() {
     let copy = tmp.path().join("copy.pgn");
     fs::write(&copy, [&moves[..], b"\n"].concat()).unwrap();
     // Blank lines before the first game (they go with it) and no line
-    // break after the last: `--unique` writes both as `dupes` does.
-    let original = tmp.path().join("moves.pgn");
-    fs::write(&original, [b"\n\n", moves.trim_ascii_end()].concat()).unwrap();
+    // break after the last: `--unique` writes both as `dupes` does. The
+    // original is compressed: its games are read from its stream.
+    let original = tmp.path().join("moves.pgn.zst");
+    let text = [b"\n\n", moves.trim_ascii_end()].concat();
+    fs::write(&original, zstd::encode_all(&text[..], 3).unwrap()).unwrap();
     let files = [
         fixture("dupes/a.pgn"),
         fixture("dupes/b.pgn"),
@@ -276,7 +278,7 @@ fn db_dupes_reports_what_dupes_reports() {
     assert!(groups.iter().any(|g| g.contains("copy.pgn\",\"game\":18")), "{groups:?}");
     for group in groups {
         assert_eq!(group.matches("copy.pgn").count(), 1, "{group}");
-        assert_eq!(group.matches("moves.pgn").count(), 1, "{group}");
+        assert_eq!(group.matches("moves.pgn.zst").count(), 1, "{group}");
     }
     let options: [&[&str]; 3] =
         [&[], &["--format", "jsonl", "--keep", "longest"], &["--min-plies", "30"]];
