@@ -135,6 +135,7 @@ fn db_tree_follows_depth_and_moves_as_tree_does() {
         assert!(csv.lines().count() > 2, "{csv}");
     }
     assert_same_tree(&files, &[&both], ROOTS[2], &["--depth=3", "--min-games=2"]);
+    assert_same_tree(&files, &[&positions], ROOTS[1], &["--depth=2", "--json"]);
     // The partial `merge` reads, as `tree --partial -` writes it.
     let partial = assert_same_tree(&files, &[&positions], None, &["--depth=3", "--partial", "-"]);
     assert!(partial.contains("\"positions\""), "{partial}");
