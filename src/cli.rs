@@ -796,7 +796,9 @@ pub enum DbCommand {
     /// the games that match are stored. Exit status: 0, or 2 for usage
     /// errors or unreadable inputs.
     Build(DbBuildArgs),
-    /// Print what a database holds: its sources, shards and games.
+    /// Print what a database holds: its games, each shard's files (games,
+    /// stats partial, positions files, tree file) with their sizes, and its
+    /// sources. Exit status 2 when a file the manifest lists is missing.
     Info(DbInfoArgs),
     /// The statistics of `arbiter stats` over the database's games, from
     /// the partials stored with each shard (the same tables and options).
@@ -825,10 +827,11 @@ pub enum DbCommand {
     /// in SQL.
     Key(DbKeyArgs),
     /// The moves played from a position, as `arbiter tree --fen FEN` counts
-    /// them on the sources (depth 1: the position, then each move with its
-    /// games, results, ratings and years), from the tree files of `db
-    /// build --tree`, else from the positions files of `--positions`
-    /// (positions up to the ply they index).
+    /// them on the sources (the position, then the moves of the next
+    /// `--depth` plies with their games, results, ratings and years): at
+    /// depth 1, from the tree files of `db build --tree`, else from the
+    /// positions files of `--positions` (positions up to the ply they
+    /// index); deeper, or from `--moves`, from the positions files.
     Tree(DbTreeArgs),
     /// The duplicate games of the database, as `arbiter dupes` finds them
     /// in its sources (the same groups and report), from the stored
@@ -847,15 +850,33 @@ pub struct DbTreeArgs {
     /// time counted) [default: the standard start position].
     #[arg(long, value_name = "FEN")]
     pub fen: Option<String>,
-    /// Leave out moves of fewer than K games (the root is always shown).
+    /// The root after these moves from the standard start (games that
+    /// begin with them), in SAN, as `tree --moves` takes them; answered
+    /// from the positions files.
+    #[arg(long, value_name = "MOVES", conflicts_with = "fen")]
+    pub moves: Option<String>,
+    /// Plies followed after the root (0: the root alone). Above 1,
+    /// answered from the positions files.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub depth: u32,
+    /// Leave out positions of fewer than K games, and the positions shown
+    /// under them (the root is always shown).
     #[arg(long, value_name = "K", default_value_t = 1)]
     pub min_games: u64,
+    /// Most positions the tree may hold; more is an error, not a
+    /// truncated tree.
+    #[arg(long, value_name = "N", default_value_t = crate::tree::DEFAULT_MAX_POSITIONS)]
+    pub max_positions: usize,
     /// Write the rows as CSV on standard output, instead of the table.
     #[arg(long, conflicts_with = "json")]
     pub csv: bool,
     /// Write the root and the rows as one JSON document on standard output.
     #[arg(long)]
     pub json: bool,
+    /// Write the exact counts to FILE (`-`: standard output) for `arbiter
+    /// merge`, instead of the rows: what `tree --partial` writes.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["csv", "json"])]
+    pub partial: Option<PathBuf>,
 }
 
 /// Arguments of `db dupes`.
@@ -868,7 +889,18 @@ pub struct DbDupesArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = DupesFormat::Text)]
     pub format: DupesFormat,
-    /// Which game of a group the report marks as kept.
+    /// Write the database's games with one game per group to the file of
+    /// `-o`, as `dupes --unique` writes its sources: each game as its
+    /// original bytes while its source is where it was read from and
+    /// unchanged (compressed or not), else written from what is stored;
+    /// in the order they were added (written whole or not at all).
+    #[arg(long, requires = "output")]
+    pub unique: bool,
+    /// The file `--unique` writes.
+    #[arg(long, short = 'o', value_name = "FILE", requires = "unique")]
+    pub output: Option<PathBuf>,
+    /// Which game of a group `--unique` keeps (and the report marks as
+    /// kept).
     #[arg(long, value_enum, default_value_t = KeepArg::First)]
     pub keep: KeepArg,
     /// Compare only games of at least N plies (games with no moves are

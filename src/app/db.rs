@@ -3,15 +3,17 @@
 //! `stats` (a merge of the shards' partials), `search` (`filter`'s
 //! predicates on the stored games), `export` (the games as PGN), `find`,
 //! `tree` (the moves from a position, as `tree` counts them) and `dupes`
-//! (the duplicates, as `dupes` finds them).
+//! (the duplicates, as `dupes` finds them, and `--unique`'s file, written
+//! by `dupes`' own writer).
 
 use std::{
     collections::HashMap,
     fs::{self, File},
-    io::{self, BufReader, Write},
+    io::{self, BufReader, Read, Write},
     ops::ControlFlow,
     os::unix::fs::FileExt,
-    path::Path,
+    path::{Path, PathBuf},
+    sync::Arc,
 };
 
 use anyhow::{Context, bail};
@@ -30,13 +32,14 @@ use crate::{
         table::StoredGame,
         tree::{TreeMaker, TreeStore},
     },
+    dupes::unique::Store as UniqueStore,
     exit::ExitStatus,
     pipeline::Merge,
     select::board::Identity,
     sink::{CsvSink, JsonlSink, Limit, Sink},
     source,
     stats::{Stats, partial, report},
-    tree::{Root, report as tree_report},
+    tree::{Root, Spec, report as tree_report},
 };
 
 /// Runs `db`.
@@ -201,20 +204,48 @@ fn sweep(dir: &Path, manifest: &Manifest, run: &super::Run) -> anyhow::Result<()
     Ok(())
 }
 
-/// `db info`: the manifest, for people.
+/// `db info`: the manifest, for people: the database, each shard's files
+/// (games, stats partial, positions files, tree file) with their sizes,
+/// and each source. A file the manifest lists but the directory lacks is
+/// shown as missing, and makes the exit status 2.
 fn info(args: &DbInfoArgs) -> anyhow::Result<ExitStatus> {
     let manifest = Manifest::open(&args.dir)?;
     let mut out = io::stdout().lock();
-    let bytes: u64 = manifest
-        .shard_paths(&args.dir)
-        .iter()
-        .filter_map(|path| fs::metadata(path).ok())
-        .map(|meta| meta.len())
-        .sum();
+    let size = |name: &str| fs::metadata(args.dir.join(name)).ok().map(|meta| meta.len());
+    let files = |shard: &manifest::Shard| -> Vec<String> {
+        [shard.games.clone(), shard.stats.clone()]
+            .into_iter()
+            .chain(shard.positions.iter().cloned())
+            .chain(shard.tree.iter().map(|t| t.file.clone()))
+            .collect()
+    };
+    let listed: Vec<String> = manifest.shards.iter().flat_map(files).collect();
+    let bytes: u64 = listed.iter().filter_map(|name| size(name)).sum();
+    let missing = listed.iter().filter(|name| size(name).is_none()).count();
     writeln!(out, "database: {}", args.dir.display())?;
     writeln!(out, "format:   {} version {}", manifest.format, manifest.version)?;
     writeln!(out, "games:    {}", manifest.games)?;
-    writeln!(out, "shards:   {} ({} bytes)", manifest.shards.len(), bytes)?;
+    writeln!(out, "shards:   {} ({} files, {} bytes)", manifest.shards.len(), listed.len(), bytes)?;
+    let bytes_of = |name: &str| size(name).map_or("missing".to_owned(), |n| format!("{n} bytes"));
+    for shard in &manifest.shards {
+        let line =
+            |what: String, name: &str| format!("  {name:<34} {what:>22}  {}", bytes_of(name));
+        writeln!(out, "{}", line(format!("{} games", shard.rows), &shard.games))?;
+        writeln!(out, "{}", line("stats partial".into(), &shard.stats))?;
+        for name in &shard.positions {
+            writeln!(out, "{}", line("positions".into(), name))?;
+        }
+        if let Some(tree) = &shard.tree {
+            let what = format!("tree of {} rows", tree.rows);
+            writeln!(
+                out,
+                "{}  (positions of at least {} games, plies 0 to {})",
+                line(what, &tree.file),
+                tree.min_games,
+                tree.plies
+            )?;
+        }
+    }
     writeln!(out, "sources:  {}", manifest.sources.len())?;
     for source in &manifest.sources {
         writeln!(
@@ -228,6 +259,15 @@ fn info(args: &DbInfoArgs) -> anyhow::Result<ExitStatus> {
         )?;
     }
     out.flush()?;
+    if missing > 0 {
+        drop(out);
+        writeln!(
+            io::stderr().lock(),
+            "db info: {missing} of the files the manifest lists are missing: the database is \
+             damaged (build it again from its sources)"
+        )?;
+        return Ok(ExitStatus::Error);
+    }
     Ok(ExitStatus::Clean)
 }
 
@@ -368,18 +408,26 @@ fn find(args: &DbFindArgs, run: &super::Run) -> anyhow::Result<ExitStatus> {
 /// `db tree`: the moves from a position, from the tree files (or the
 /// positions files), written as `tree` writes its rows.
 fn tree(args: &DbTreeArgs, run: &super::Run) -> anyhow::Result<ExitStatus> {
+    if let Some(path) = &args.partial {
+        super::output_file("--partial", path)?;
+    }
     let manifest = Manifest::open(&args.dir)?;
-    let (root, key) = match &args.fen {
-        Some(fen) => {
-            let root = Root::parse(std::slice::from_ref(fen), &[]).map_err(anyhow::Error::msg)?;
-            (root, key_of(fen)?)
-        }
+    let fens: Vec<String> = args.fen.iter().cloned().collect();
+    let moves: Vec<String> = args.moves.iter().cloned().collect();
+    let root = Root::parse(&fens, &moves).map_err(anyhow::Error::msg)?;
+    let key = match &args.fen {
+        Some(fen) => key_of(fen)?,
         None => {
-            let start = shakmaty::Chess::default();
-            (Root::start(), crate::chess::identity::position_hash(&start) as i64)
+            // The start position, or the one after `--moves`.
+            let mut pos = shakmaty::Chess::default();
+            for &m in &root.moves {
+                shakmaty::Position::play_unchecked(&mut pos, m);
+            }
+            crate::chess::identity::position_hash(&pos) as i64
         }
     };
-    let answer = crate::db::tree::answer(&args.dir, &manifest, root, key)?;
+    let spec = Spec { root, depth: args.depth };
+    let answer = crate::db::tree::answer(&args.dir, &manifest, spec, key, args.max_positions)?;
     // A warning, not a note: the counts may be short (even with `-q`).
     for (shard, k) in &answer.pruned {
         warn(
@@ -394,7 +442,7 @@ fn tree(args: &DbTreeArgs, run: &super::Run) -> anyhow::Result<ExitStatus> {
     let outputs = tree_report::Outputs {
         csv: args.csv.then(|| "-".into()),
         json: args.json,
-        partial: None,
+        partial: args.partial.clone(),
         min_games: args.min_games,
     };
     tree_report::write(&answer.tree, &outputs, &mut io::stdout().lock())?;
@@ -414,6 +462,18 @@ fn dupes(args: &DbDupesArgs, run: &super::Run) -> anyhow::Result<ExitStatus> {
         KeepArg::First => Keep::First,
         KeepArg::Longest => Keep::Longest,
     };
+    // The output's temporary file is made first, as `dupes` makes it: a
+    // directory that cannot be written to fails before any game is read.
+    if let Some(path) = &args.output {
+        super::output_file("--output", path)?;
+    }
+    let store = match &args.output {
+        Some(path) => Some(
+            UniqueStore::create(path)
+                .with_context(|| format!("creating a temporary file for {}", path.display()))?,
+        ),
+        None => None,
+    };
     let mut index = Index::new(Selection { min_plies: args.min_plies }, None);
     let games = crate::db::dupes::index(&args.dir, &manifest, &mut index)?;
     let people = duplicates::people(&index.names);
@@ -428,6 +488,13 @@ fn dupes(args: &DbDupesArgs, run: &super::Run) -> anyhow::Result<ExitStatus> {
         DupesFormat::Text => dupes_report::text(&index, &found, keep, &mut stdout)?,
         DupesFormat::Jsonl => dupes_report::jsonl(&index, &found, keep, &mut stdout)?,
     }
+    let mut written = None;
+    if let (Some(store), Some(path)) = (store, &args.output) {
+        let dropped = dupes_report::dropped(&found, keep);
+        let count = unique(&args.dir, &manifest, store, &dropped, games)
+            .with_context(|| format!("writing {}", path.display()))?;
+        written = Some((source::display(path), count));
+    }
     // The summary goes with the table, or to stderr beside data.
     let mut summary: Box<dyn Write> = match args.format {
         DupesFormat::Text => stdout,
@@ -436,9 +503,90 @@ fn dupes(args: &DbDupesArgs, run: &super::Run) -> anyhow::Result<ExitStatus> {
             Box::new(io::stderr().lock())
         }
     };
-    dupes_report::summary(&totals, args.min_plies, None, &mut summary)?;
+    let written = written.as_ref().map(|(path, count)| (path.as_str(), *count));
+    dupes_report::summary(&totals, args.min_plies, written, &mut summary)?;
     summary.flush()?;
     Ok(ExitStatus::Clean)
+}
+
+/// `db dupes --unique`: every game's text, in the database's order, into
+/// `dupes`' own store, which cuts the `dropped` ones (ordinals) out and
+/// puts the file in place; the number of games written. The texts are
+/// those `dupes` reads from the sources ([`Originals::own`], or
+/// [`Streams::own`] for a compressed one) where it can, else the stored
+/// games written as PGN.
+fn unique(
+    dir: &Path,
+    manifest: &Manifest,
+    mut store: UniqueStore,
+    dropped: &[u32],
+    games: u64,
+) -> anyhow::Result<u64> {
+    let originals = Originals::of(dir, manifest);
+    let mut streams = Streams::of(dir, manifest);
+    let mut seen = 0;
+    let mut source = None;
+    scan::games(dir, manifest, |game| {
+        // The first game of a source starts on a line of its own.
+        let first = source != Some(game.source_id);
+        source = Some(game.source_id);
+        let text = match originals.own(&game).or_else(|| streams.own(&game)) {
+            Some(text) => text,
+            None => scan::pgn(&game)?,
+        };
+        store.add(&text, first)?;
+        seen += 1;
+        Ok(ControlFlow::Continue(()))
+    })?;
+    // The ordinals are those of the first pass: the same games, in order.
+    if seen != games {
+        bail!("the database changed while it was read ({games} games, then {seen})");
+    }
+    Ok(store.finish(dropped)?)
+}
+
+/// The compressed sources still as they were read, each decompressed from
+/// its start as its games come, in order: a compressed file cannot be
+/// read at an offset, and the games of a source are stored in the order
+/// they were read.
+struct Streams {
+    /// Each source's reader, and how far it has read.
+    readers: HashMap<u32, (Box<dyn io::Read + Send>, u64)>,
+}
+
+impl Streams {
+    fn of(dir: &Path, manifest: &Manifest) -> Streams {
+        let mut readers = HashMap::new();
+        for source in &manifest.sources {
+            let compressed = |path: &Path| source::is_compressed(path).unwrap_or(false);
+            let Some(path) = unchanged(dir, source, compressed) else { continue };
+            if let Ok(source::Input::Stream(rdr)) = source::open(&path, Arc::new(|_| {})) {
+                readers.insert(source.id, (rdr, 0));
+            }
+        }
+        Streams { readers }
+    }
+
+    /// A game's text as `dupes` reads it ([`span`]), from its compressed
+    /// source; `None` when the source is not read here, has passed the
+    /// game, or fails (its later games are then not read from it either).
+    fn own(&mut self, game: &StoredGame) -> Option<Vec<u8>> {
+        let (rdr, at) = self.readers.get_mut(&game.source_id)?;
+        let (start, end) = span(game).filter(|&(start, _)| start >= *at)?;
+        let skipped = io::copy(&mut (&mut **rdr).take(start - *at), &mut io::sink());
+        // Read as it comes, not allocated from the stored length.
+        let mut text = Vec::new();
+        let read = (&mut **rdr).take(end - start).read_to_end(&mut text);
+        if skipped.ok() != Some(start - *at)
+            || read.ok() != Some(text.len())
+            || text.len() as u64 != end - start
+        {
+            self.readers.remove(&game.source_id);
+            return None;
+        }
+        *at = end;
+        Some(text)
+    }
 }
 
 /// The key of a FEN's position, as the positions files store it.
@@ -478,36 +626,57 @@ fn count(dir: &Path, manifest: &Manifest, run: &super::Run) -> anyhow::Result<u6
     search::each_match(dir, manifest, selection, jobs, false, |_| Ok(ControlFlow::Continue(())))
 }
 
+/// Where a source is still as it was read, if it is and `wanted` takes
+/// it: a relative path was given from where `db build` ran, so it is
+/// tried as it is, then from the database's directory's parent; the file
+/// must have the digest the manifest has.
+fn unchanged(dir: &Path, source: &Source, wanted: impl Fn(&Path) -> bool) -> Option<PathBuf> {
+    let path = Path::new(&source.path);
+    [path.to_path_buf(), dir.join("..").join(path)].into_iter().find(|path| {
+        wanted(path) && manifest::digest(path).is_ok_and(|(_, sha)| sha == source.sha256)
+    })
+}
+
+/// The span of a game's text as the replay showed it to observers
+/// (`GameEnd`'s `text`: the first game of a file with the bytes before
+/// it), as byte offsets into its source's (uncompressed) bytes.
+fn span(game: &StoredGame) -> Option<(u64, u64)> {
+    let start = if game.record.index == 1 { 0 } else { game.offset };
+    Some((start, game.offset.checked_add(game.length)?))
+}
+
 /// The sources whose games can be copied byte for byte: still there,
-/// uncompressed, with the digest the manifest has.
+/// uncompressed, with the digest the manifest has (and its size, which
+/// bounds what is read).
 struct Originals {
-    files: HashMap<u32, File>,
+    files: HashMap<u32, (File, u64)>,
 }
 
 impl Originals {
     fn of(dir: &Path, manifest: &Manifest) -> Originals {
         let mut files = HashMap::new();
         for source in &manifest.sources {
-            // A relative path was given from where `db build` ran; tried
-            // as it is, then from the database's directory's parent.
-            let path = Path::new(&source.path);
-            let unchanged = |path: &Path| {
-                !source::is_compressed(path).unwrap_or(true)
-                    && manifest::digest(path).is_ok_and(|(_, sha)| sha == source.sha256)
-            };
-            let found = [path.to_path_buf(), dir.join("..").join(path)]
-                .into_iter()
-                .find(|path| unchanged(path));
-            if let Some(file) = found.and_then(|path| File::open(path).ok()) {
-                files.insert(source.id, file);
+            let plain = |path: &Path| !source::is_compressed(path).unwrap_or(true);
+            if let Some(file) = unchanged(dir, source, plain).and_then(|p| File::open(p).ok()) {
+                files.insert(source.id, (file, source.size));
             }
         }
         Originals { files }
     }
 
+    /// A game's text as `dupes` reads it ([`span`]), from its source;
+    /// `None` when the source cannot be read.
+    fn own(&self, game: &StoredGame) -> Option<Vec<u8>> {
+        let (file, size) = self.files.get(&game.source_id)?;
+        let (start, end) = span(game).filter(|&(_, end)| end <= *size)?;
+        let mut text = vec![0; usize::try_from(end - start).ok()?];
+        file.read_exact_at(&mut text, start).ok()?;
+        Some(text)
+    }
+
     /// A game's text: its own bytes, or written from what is stored.
     fn text(&self, game: &StoredGame) -> anyhow::Result<Vec<u8>> {
-        if let Some(file) = self.files.get(&game.source_id) {
+        if let Some((file, _)) = self.files.get(&game.source_id) {
             let length = usize::try_from(game.length).context("game too long")?;
             let mut text = vec![0; length];
             if file.read_exact_at(&mut text, game.offset).is_ok() {

@@ -9,9 +9,11 @@
 //! the runs into that shard's tree file: one row per (position, move) of
 //! the positions at least K of the shard's games reached, with exact
 //! counts. Reading: [`answer`] sums the rows of a key over the shards' tree
-//! files into a `tree::Tree` of depth 1, and counts the games of shards
-//! whose file has no row for it (fewer than K there) from their positions
-//! files, replaying them with `tree`'s own `Explorer`. The layout is in
+//! files into a `tree::Tree` of depth 1 (or 0), and counts the games of
+//! shards whose file has no row for it (fewer than K there) from their
+//! positions files, replaying them with `tree`'s own `Explorer`; deeper
+//! trees and `--moves` roots come from the positions files alone (the
+//! tree files do not say how a game came to a position). The layout is in
 //! docs/DATABASE.md ("The tree table").
 
 use std::{
@@ -55,7 +57,7 @@ use crate::{
     select::board::Identity,
     sink::{Sink, atomic::Replacement},
     stats::{Rated, Tally},
-    tree::{Counts, Edge, Explorer, GameFacts, Node, Root, Spec, Tree, observer::facts},
+    tree::{Counts, Edge, Explorer, GameFacts, Node, Spec, Tree, observer::facts},
 };
 
 /// K when `--tree` has no value: a shard's tree file leaves out the
@@ -588,18 +590,29 @@ pub struct Answer {
     pub pruned: Vec<(String, u64)>,
 }
 
-/// The tree of depth 1 from `root` (whose key is `key`) over the
-/// database's games: each shard's tree file rows when it has them, else
-/// its games that reached the root through its positions files, replayed
-/// by `tree::Explorer`. An error when a shard has neither.
-pub fn answer(dir: &Path, manifest: &Manifest, root: Root, key: i64) -> anyhow::Result<Answer> {
-    let spec = Spec { root, depth: 1 };
+/// The tree of `spec` (whose root's key is `key`) over the database's
+/// games, of at most `limit` positions. Of depth 0 or 1 from a position
+/// (not `--moves`): each shard's tree file rows when it has them, else its
+/// games that reached the root through its positions files, replayed by
+/// `tree::Explorer`. Deeper, or from moves, from the positions files
+/// alone: a tree file holds the move each game played where it first
+/// stood in a position, not the way it came there, so it cannot tell the
+/// games that went through the root from those that reached a child
+/// position by another road. An error when a shard has neither.
+pub fn answer(
+    dir: &Path,
+    manifest: &Manifest,
+    spec: Spec,
+    key: i64,
+    limit: usize,
+) -> anyhow::Result<Answer> {
+    let from_rows = spec.depth <= 1 && spec.root.moves.is_empty();
     let mut from_files: Vec<(Option<u16>, Counts)> = Vec::new();
     let mut replayed: Vec<&Shard> = Vec::new();
     let mut pruned = Vec::new();
     for shard in &manifest.shards {
         match &shard.tree {
-            Some(file) => {
+            Some(file) if from_rows => {
                 let rows = lookup(&dir.join(&file.file), key)?;
                 if !rows.is_empty() || file.min_games <= 1 {
                     from_files.extend(rows);
@@ -609,11 +622,19 @@ pub fn answer(dir: &Path, manifest: &Manifest, root: Root, key: i64) -> anyhow::
                     pruned.push((shard.games.clone(), file.min_games));
                 }
             }
-            None if !shard.positions.is_empty() => replayed.push(shard),
-            None => bail!(
+            _ if !shard.positions.is_empty() => replayed.push(shard),
+            None if from_rows => bail!(
                 "{}: {} has neither a tree file nor positions files: build the database \
                  with `arbiter db build --tree` (or `--positions`) to answer `db tree` \
                  (existing shards are never rewritten: build a new database)",
+                dir.display(),
+                shard.games
+            ),
+            _ => bail!(
+                "{}: {} has no positions files: `db tree` answers --depth above 1 and --moves \
+                 from them (a tree file holds the moves played from each position, not the \
+                 way the games came there): build the database with `arbiter db build \
+                 --positions` (existing shards are never rewritten: build a new database)",
                 dir.display(),
                 shard.games
             ),
@@ -622,7 +643,7 @@ pub fn answer(dir: &Path, manifest: &Manifest, root: Root, key: i64) -> anyhow::
     let mut tree = tree_of_rows(spec.clone(), &from_files)?;
     if !replayed.is_empty() {
         let target = spec.root.position.clone();
-        let mut explorer = Explorer::new(spec, usize::MAX);
+        let mut explorer = Explorer::new(spec, limit);
         for shard in replayed {
             let found = find::find_in_shard(dir, shard, key, &target, usize::MAX)?;
             let flow = find::games_at(dir, shard, &found, &mut |game, _| {
@@ -631,13 +652,21 @@ pub fn answer(dir: &Path, manifest: &Manifest, root: Root, key: i64) -> anyhow::
             })?;
             debug_assert!(flow.is_continue());
         }
-        tree.merge(explorer.into_tree());
+        let counted = explorer.into_tree();
+        if counted.overflowed() {
+            bail!(
+                "the tree has more than {limit} positions (--max-positions): use a smaller \
+                 --depth or a larger --max-positions"
+            );
+        }
+        tree.merge(counted);
     }
     Ok(Answer { tree, pruned })
 }
 
-/// The tree of depth 1 from the rows of the root's key: the root counts
-/// every row's games, each move a child of its own.
+/// The tree of depth 1 (or 0) from the rows of the root's key: the root
+/// counts every row's games, each move a child of its own (none at depth
+/// 0).
 fn tree_of_rows(spec: Spec, rows: &[(Option<u16>, Counts)]) -> anyhow::Result<Tree> {
     if rows.is_empty() {
         return Tree::from_parts(spec, Vec::new(), Vec::new()).map_err(anyhow::Error::msg);
@@ -650,7 +679,7 @@ fn tree_of_rows(spec: Spec, rows: &[(Option<u16>, Counts)]) -> anyhow::Result<Tr
     let mut children: Vec<(u16, Counts)> = Vec::new();
     for (code, counts) in rows {
         root.merge(counts.clone());
-        if let Some(code) = *code {
+        if let Some(code) = code.filter(|_| spec.depth > 0) {
             match children.iter_mut().find(|(c, _)| *c == code) {
                 Some((_, total)) => total.merge(counts.clone()),
                 None => children.push((code, counts.clone())),

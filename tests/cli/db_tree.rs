@@ -45,17 +45,24 @@ fn build(files: &[String], dir: &Path, extra: &[&str]) {
     assert_eq!(run.code, Some(0), "{args:?}: {}", run.stderr);
 }
 
-/// `arbiter db tree DIR [--fen F] FORMAT` in each of `dirs` prints what
-/// `arbiter tree FILES [--fen F] FORMAT` prints, which is returned.
-fn assert_same_tree(files: &[String], dirs: &[&Path], root: Option<&str>, format: &str) -> String {
+/// `arbiter db tree DIR [--fen F] OPTIONS` in each of `dirs` prints what
+/// `arbiter tree FILES [--fen F] OPTIONS` prints, which is returned.
+fn assert_same_tree(
+    files: &[String],
+    dirs: &[&Path],
+    root: Option<&str>,
+    options: &[&str],
+) -> String {
     let fen: Vec<&str> = root.map(|fen| vec!["--fen", fen]).unwrap_or_default();
-    let mut source = vec!["tree", format];
+    let mut source = vec!["tree"];
+    source.extend(options);
     source.extend(&fen);
     source.extend(files.iter().map(String::as_str));
     let expected = run(&source);
     assert_eq!(expected.code, Some(0), "{source:?}: {}", expected.stderr);
     for dir in dirs {
-        let mut stored = vec!["db", "tree", path(dir), format];
+        let mut stored = vec!["db", "tree", path(dir)];
+        stored.extend(options);
         stored.extend(&fen);
         let got = run(&stored);
         assert_eq!(got.code, Some(0), "{stored:?}: {}", got.stderr);
@@ -78,14 +85,14 @@ fn db_tree_answers_what_tree_answers_from_tree_files_or_positions() {
     build(&files, &pruned, &["--tree=3", "--positions", "--shard-games", "4"]);
     build(&files, &positions, &["--positions=20"]);
     for root in ROOTS {
-        let csv = assert_same_tree(&files, &[&all, &pruned, &positions], root, "--csv");
+        let csv = assert_same_tree(&files, &[&all, &pruned, &positions], root, &["--csv"]);
         // The start: the root and its moves.
         if root.is_none() {
             assert!(csv.lines().count() > 4, "{csv}");
         }
     }
-    assert_same_tree(&files, &[&pruned], ROOTS[2], "--json");
-    let text = assert_same_tree(&files, &[&all], None, "--min-games=2");
+    assert_same_tree(&files, &[&pruned], ROOTS[2], &["--json"]);
+    let text = assert_same_tree(&files, &[&all], None, &["--min-games=2"]);
     assert!(text.contains("e4"), "{text}");
     let manifest = fs::read_to_string(pruned.join("manifest.json")).unwrap();
     let manifest: serde_json::Value = serde_json::from_str(&manifest).unwrap();
@@ -96,6 +103,104 @@ fn db_tree_answers_what_tree_answers_from_tree_files_or_positions() {
         assert_eq!((tree["min_games"].as_u64(), tree["plies"].as_u64()), (Some(3), Some(40)));
         assert!(pruned.join(tree["file"].as_str().unwrap()).is_file());
     }
+}
+
+#[test]
+fn db_tree_follows_depth_and_moves_as_tree_does() {
+    let files = inputs();
+    let tmp = tempfile::tempdir().unwrap();
+    let trees = tmp.path().join("trees");
+    let positions = tmp.path().join("positions");
+    let both = tmp.path().join("both");
+    build(&files, &trees, &["--tree=1"]);
+    build(&files, &positions, &["--positions=20", "--shard-games", "50"]);
+    build(&files, &both, &["--tree=2", "--positions"]);
+    // Deeper than 1, from the positions files: the transpositions of the
+    // fixtures meet again below the root.
+    for root in ROOTS {
+        assert_same_tree(&files, &[&positions, &both], root, &["--csv", "--depth=2"]);
+    }
+    let csv = assert_same_tree(&files, &[&positions, &both], None, &["--csv", "--depth=4"]);
+    assert!(csv.contains("1. d4 Nf6 2. c4 e6"), "{csv}");
+    // Depth 0 (the root alone), from the tree files too.
+    for root in ROOTS {
+        let csv = assert_same_tree(&files, &[&trees, &positions], root, &["--csv", "--depth=0"]);
+        assert!(csv.lines().count() <= 2, "{csv}");
+    }
+    // A root after moves: games that begin with them, not those that
+    // transpose into their position.
+    for moves in ["d4 Nf6 c4 e6", "e4"] {
+        let options = ["--moves", moves, "--depth=3", "--csv"];
+        let csv = assert_same_tree(&files, &[&positions, &both], None, &options);
+        assert!(csv.lines().count() > 2, "{csv}");
+    }
+    assert_same_tree(&files, &[&both], ROOTS[2], &["--depth=3", "--min-games=2"]);
+    assert_same_tree(&files, &[&positions], ROOTS[1], &["--depth=2", "--json"]);
+    // The partial `merge` reads, as `tree --partial -` writes it.
+    let partial = assert_same_tree(&files, &[&positions], None, &["--depth=3", "--partial", "-"]);
+    assert!(partial.contains("\"positions\""), "{partial}");
+    assert_same_tree(&files, &[&trees], ROOTS[1], &["--partial", "-"]);
+    // Tree files alone cannot answer a deeper tree: said, not guessed.
+    let deep = run(&["db", "tree", path(&trees), "--depth=2"]);
+    assert_eq!(deep.code, Some(2), "{}", deep.stderr);
+    assert!(deep.stderr.contains("--positions"), "{}", deep.stderr);
+    assert!(deep.stdout.is_empty());
+    let moves = run(&["db", "tree", path(&trees), "--moves", "e4"]);
+    assert_eq!(moves.code, Some(2), "{}", moves.stderr);
+    // More positions than --max-positions is an error, not a smaller tree.
+    let small = run(&["db", "tree", path(&positions), "--depth=3", "--max-positions=3"]);
+    assert_eq!(small.code, Some(2), "{}", small.stderr);
+    assert!(small.stderr.contains("--max-positions"), "{}", small.stderr);
+}
+
+#[test]
+fn db_info_lists_each_shards_files() {
+    let files = inputs();
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("db");
+    build(&files, &dir, &["--tree=2", "--positions", "--shard-games", "100"]);
+    let info = run(&["db", "info", path(&dir)]);
+    assert_eq!(info.code, Some(0), "{}", info.stderr);
+    let manifest = fs::read_to_string(dir.join("manifest.json")).unwrap();
+    let manifest: serde_json::Value = serde_json::from_str(&manifest).unwrap();
+    let shards = manifest["shards"].as_array().unwrap();
+    assert!(shards.len() > 1);
+    let line = |name: &str| {
+        let mut lines = info.stdout.lines().filter(|l| l.split_whitespace().next() == Some(name));
+        let line = lines.next().unwrap_or_else(|| panic!("{name} not listed: {}", info.stdout));
+        assert!(lines.next().is_none(), "{name} listed twice");
+        line.to_owned()
+    };
+    let bytes = |name: &str| format!(" {} bytes", fs::metadata(dir.join(name)).unwrap().len());
+    let mut files_listed = 0;
+    for shard in shards {
+        let games = shard["games"].as_str().unwrap();
+        let games_line = line(games);
+        assert!(games_line.contains(&format!(" {} games ", shard["rows"])), "{games_line}");
+        assert!(games_line.ends_with(&bytes(games)), "{games_line}");
+        assert!(line(shard["stats"].as_str().unwrap()).contains("stats partial"));
+        for positions in shard["positions"].as_array().unwrap() {
+            let name = positions.as_str().unwrap();
+            assert!(line(name).ends_with(&bytes(name)));
+            files_listed += 1;
+        }
+        let tree = &shard["tree"];
+        let name = tree["file"].as_str().unwrap();
+        let tree_line = line(name);
+        assert!(tree_line.contains(&format!("tree of {} rows", tree["rows"])), "{tree_line}");
+        assert!(tree_line.contains("at least 2 games, plies 0 to 40"), "{tree_line}");
+        files_listed += 3;
+    }
+    assert!(info.stdout.contains(&format!("shards:   {} ({files_listed} files, ", shards.len())));
+    // A file the manifest lists but the directory lacks: shown, and an
+    // error.
+    let gone = shards[1]["tree"]["file"].as_str().unwrap();
+    fs::remove_file(dir.join(gone)).unwrap();
+    let damaged = run(&["db", "info", path(&dir)]);
+    assert_eq!(damaged.code, Some(2), "{}", damaged.stderr);
+    let listed = damaged.stdout.lines().find(|l| l.trim_start().starts_with(gone)).unwrap();
+    assert!(listed.contains("missing"), "{listed}");
+    assert!(damaged.stderr.contains("1 of the files"), "{}", damaged.stderr);
 }
 
 #[test]
@@ -112,7 +217,7 @@ fn tree_files_are_added_with_new_inputs_and_rebuilds_change_nothing() {
     build(&files[2..], &dir, &["--tree=1"]);
     assert!(!dir.join("tree/part-000009.parquet").exists());
     for root in ROOTS {
-        assert_same_tree(&files, &[&dir], root, "--csv");
+        assert_same_tree(&files, &[&dir], root, &["--csv"]);
     }
 }
 
@@ -150,8 +255,12 @@ fn db_dupes_reports_what_dupes_reports() {
     }
     let copy = tmp.path().join("copy.pgn");
     fs::write(&copy, [&moves[..], b"\n"].concat()).unwrap();
-    let original = tmp.path().join("moves.pgn");
-    fs::write(&original, &moves).unwrap();
+    // Blank lines before the first game (they go with it) and no line
+    // break after the last: `--unique` writes both as `dupes` does. The
+    // original is compressed: its games are read from its stream.
+    let original = tmp.path().join("moves.pgn.zst");
+    let text = [b"\n\n", moves.trim_ascii_end()].concat();
+    fs::write(&original, zstd::encode_all(&text[..], 3).unwrap()).unwrap();
     let files = [
         fixture("dupes/a.pgn"),
         fixture("dupes/b.pgn"),
@@ -170,7 +279,7 @@ fn db_dupes_reports_what_dupes_reports() {
     assert!(groups.iter().any(|g| g.contains("copy.pgn\",\"game\":18")), "{groups:?}");
     for group in groups {
         assert_eq!(group.matches("copy.pgn").count(), 1, "{group}");
-        assert_eq!(group.matches("moves.pgn").count(), 1, "{group}");
+        assert_eq!(group.matches("moves.pgn.zst").count(), 1, "{group}");
     }
     let options: [&[&str]; 3] =
         [&[], &["--format", "jsonl", "--keep", "longest"], &["--min-plies", "30"]];
@@ -187,4 +296,74 @@ fn db_dupes_reports_what_dupes_reports() {
         assert_eq!(got.stderr, expected.stderr, "{extra:?}");
         assert!(expected.stdout.contains("group") || expected.stdout.contains("exact"));
     }
+    // --unique: the file `dupes --unique` writes, byte for byte (the kept
+    // games' own bytes, the first game of a source with the bytes before
+    // it, a line break after a source without one), and the same report.
+    let out = tmp.path().join("unique.pgn");
+    let target = path(&out);
+    let options: [&[&str]; 2] = [&[], &["--keep", "longest", "--format", "jsonl"]];
+    for extra in options {
+        let mut source = vec!["dupes", "--unique", "-o", target];
+        source.extend(files.iter().map(String::as_str));
+        source.extend(extra);
+        let expected = run(&source);
+        assert_eq!(expected.code, Some(0), "{source:?}: {}", expected.stderr);
+        let written = fs::read(&out).unwrap();
+        fs::remove_file(&out).unwrap();
+        let mut stored = vec!["db", "dupes", path(&dir), "--unique", "-o", target];
+        stored.extend(extra);
+        let got = run(&stored);
+        assert_eq!(got.code, Some(0), "{stored:?}: {}", got.stderr);
+        assert_eq!((&got.stdout, &got.stderr), (&expected.stdout, &expected.stderr), "{extra:?}");
+        assert!(format!("{}{}", got.stdout, got.stderr).contains(" removed"), "{}", got.stdout);
+        assert!(fs::read(&out).unwrap() == written, "{extra:?}: not the bytes dupes wrote");
+    }
+    // Written whole or not at all, as `dupes` writes: an existing file is
+    // replaced and keeps its permissions; a directory is refused; a run
+    // that fails leaves the file as it was and no temporary file.
+    use std::os::unix::fs::PermissionsExt;
+    fs::set_permissions(&out, fs::Permissions::from_mode(0o600)).unwrap();
+    let again = run(&["db", "dupes", path(&dir), "--unique", "-o", target]);
+    assert_eq!(again.code, Some(0), "{}", again.stderr);
+    assert_eq!(fs::metadata(&out).unwrap().permissions().mode() & 0o777, 0o600);
+    let before = fs::read(&out).unwrap();
+    let listing = || {
+        let mut names: Vec<_> =
+            fs::read_dir(tmp.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+        names.sort();
+        names
+    };
+    let entries = listing();
+    let folder = run(&["db", "dupes", path(&dir), "--unique", "-o", path(tmp.path())]);
+    assert_eq!(folder.code, Some(2), "{}", folder.stderr);
+    assert!(folder.stderr.contains("is a directory"), "{}", folder.stderr);
+    assert_eq!(run(&["db", "dupes", path(&dir), "--unique"]).code, Some(2));
+    assert_eq!(run(&["db", "dupes", path(&dir), "-o", target]).code, Some(2));
+    // A source moved away: its kept games are written from what is
+    // stored, and the file still has one game per group.
+    let moved = tmp.path().join("moved.pgn");
+    fs::rename(&original, &moved).unwrap();
+    let elsewhere = tmp.path().join("elsewhere.pgn");
+    let written = run(&["db", "dupes", path(&dir), "--unique", "-o", path(&elsewhere)]);
+    fs::rename(&moved, &original).unwrap();
+    assert_eq!(written.code, Some(0), "{}", written.stderr);
+    let count = |run: &crate::util::Run| {
+        let line = run.stdout.lines().find(|l| l.starts_with("wrote ")).unwrap().to_owned();
+        line.split(' ').nth(1).unwrap().to_owned()
+    };
+    assert_eq!(
+        count(&written),
+        count(&run(&["db", "dupes", path(&dir), "--unique", "-o", target]))
+    );
+    assert_ne!(fs::read(&elsewhere).unwrap(), before, "the moved games are written anew");
+    let left = run(&["dupes", "--format", "jsonl", path(&elsewhere)]);
+    assert_eq!((left.code, left.stdout.as_str()), (Some(0), ""), "{}", left.stderr);
+    fs::remove_file(&elsewhere).unwrap();
+    // A damaged shard: an error, and the file is as it was.
+    fs::write(dir.join("games/part-000002.parquet"), b"not parquet").unwrap();
+    let failed = run(&["db", "dupes", path(&dir), "--unique", "-o", target]);
+    assert_eq!(failed.code, Some(2), "{}", failed.stderr);
+    assert!(!failed.stderr.contains("panicked"), "{}", failed.stderr);
+    assert_eq!(fs::read(&out).unwrap(), before);
+    assert_eq!(listing(), entries, "no temporary file left");
 }
