@@ -103,7 +103,7 @@ struct OpenShard {
     /// `(key, game_id, ply)` of the games since the last spilled run.
     positions: Vec<(i64, i64, i32)>,
     /// The sorted runs spilled so far (anonymous temporary files).
-    runs: Vec<File>,
+    runs: Vec<Run>,
     /// The positions files written for this shard.
     position_files: Vec<String>,
 }
@@ -230,13 +230,14 @@ const RUN_ROW: usize = 20;
 /// (removed by the system when closed, whatever happens).
 fn spill(dir: &Path, open: &mut OpenShard) -> io::Result<()> {
     let positions = std::mem::take(&mut open.positions);
-    open.runs.push(spill_run(&dir.join("positions"), positions)?);
+    let file = spill_run(&dir.join("positions"), positions)?;
+    open.runs.push(Run::File(io::BufReader::with_capacity(1 << 20, file)));
     Ok(())
 }
 
 /// `positions` sorted, in an anonymous temporary file in `dir`, rewound.
 fn spill_run(dir: &Path, mut positions: Vec<(i64, i64, i32)>) -> io::Result<File> {
-    positions.sort_unstable();
+    sort_positions(&mut positions);
     let file = tempfile::tempfile_in(dir)?;
     let mut wtr = BufWriter::with_capacity(1 << 20, file);
     for (key, id, ply) in positions {
@@ -249,15 +250,67 @@ fn spill_run(dir: &Path, mut positions: Vec<(i64, i64, i32)>) -> io::Result<File
     Ok(file)
 }
 
-/// A sorted run being merged.
-struct Run {
-    rdr: io::BufReader<File>,
+/// Sorts positions as `sort_unstable` does (by key, game_id, ply), in
+/// about half its time on the keys' uniform bits: one in-place pass puts
+/// each position in the bucket of its key's top 16 bits (an American flag
+/// sort), then each bucket, about a hundredth of a percent of the run, is
+/// sorted alone (benches/HISTORY.md, session 21).
+fn sort_positions(positions: &mut [(i64, i64, i32)]) {
+    const BUCKETS: usize = 1 << 16;
+    if positions.len() < BUCKETS {
+        positions.sort_unstable();
+        return;
+    }
+    // The top bits of the key with its sign flipped: buckets in the
+    // order of the signed keys.
+    let bucket = |key: i64| ((key as u64 ^ (1 << 63)) >> 48) as usize;
+    let mut ends = vec![0usize; BUCKETS];
+    for &(key, _, _) in positions.iter() {
+        ends[bucket(key)] += 1;
+    }
+    let mut total = 0;
+    for end in &mut ends {
+        total += *end;
+        *end = total;
+    }
+    // heads[b]: the next place of bucket b not yet holding one of its own.
+    let mut heads: Vec<usize> =
+        std::iter::once(0).chain(ends[..BUCKETS - 1].iter().copied()).collect();
+    for b in 0..BUCKETS {
+        while heads[b] < ends[b] {
+            let home = bucket(positions[heads[b]].0);
+            if home == b {
+                heads[b] += 1;
+            } else {
+                // Swapped into its own bucket, whose next free place it
+                // takes; what was there is looked at next.
+                positions.swap(heads[b], heads[home]);
+                heads[home] += 1;
+            }
+        }
+    }
+    let mut start = 0;
+    for &end in &ends {
+        positions[start..end].sort_unstable();
+        start = end;
+    }
+}
+
+/// A sorted run being merged: spilled to a file, or the last one, still
+/// in memory.
+enum Run {
+    File(io::BufReader<File>),
+    Memory(std::vec::IntoIter<(i64, i64, i32)>),
 }
 
 impl Run {
     fn next(&mut self) -> io::Result<Option<(i64, i64, i32)>> {
+        let rdr = match self {
+            Run::File(rdr) => rdr,
+            Run::Memory(rows) => return Ok(rows.next()),
+        };
         let mut row = [0; RUN_ROW];
-        match io::Read::read_exact(&mut self.rdr, &mut row) {
+        match io::Read::read_exact(rdr, &mut row) {
             Ok(()) => {}
             Err(error) if error.kind() == io::ErrorKind::UnexpectedEof => return Ok(None),
             Err(error) => return Err(error),
@@ -269,16 +322,23 @@ impl Run {
 }
 
 /// Writes the open shard's positions, sorted by `(key, game_id)`, as its
-/// `positions` file, whole or not at all: the runs spilled and those in
+/// `positions` file, whole or not at all: the runs spilled and the one in
 /// memory, merged. Keys sorted make their deltas small (DELTA_BINARY_PACKED,
 /// no dictionary), and a key's games are one run of increasing ids, which
-/// zstd packs well as they are (PLAIN).
+/// zstd packs well as they are (PLAIN). The last shard's file is written
+/// once every game is replayed, with the cores free: the merge (and the
+/// row groups' arrays) runs on a thread of its own, and each row group's
+/// columns are encoded on two ([`encode_group`]); the file is byte for byte
+/// what one `ArrowWriter` writes.
 fn write_positions(dir: &Path, open: &mut OpenShard) -> io::Result<()> {
     if open.positions.is_empty() && open.runs.is_empty() {
         return Ok(());
     }
     if !open.positions.is_empty() {
-        spill(dir, open)?;
+        // The last run needs no trip through a file.
+        let mut positions = std::mem::take(&mut open.positions);
+        sort_positions(&mut positions);
+        open.runs.push(Run::Memory(positions.into_iter()));
     }
     let name = format!("positions/{}-{:03}.parquet", open.name, open.position_files.len() + 1);
     let replacement = Replacement::begin(&dir.join(&name))?;
@@ -293,27 +353,80 @@ fn write_positions(dir: &Path, open: &mut OpenShard) -> io::Result<()> {
         .set_column_dictionary_enabled(column("game_id"), false)
         .set_created_by(format!("arbiter {}", env!("CARGO_PKG_VERSION")))
         .build();
-    let mut writer = ArrowWriter::try_new(file, positions_schema(), Some(props)).map_err(other)?;
-    merge_runs(std::mem::take(&mut open.runs), POSITIONS_ROW_GROUP, |rows| {
-        write_group(&mut writer, rows)
+    let writer = ArrowWriter::try_new(file, positions_schema(), Some(props)).map_err(other)?;
+    let (mut writer, columns) = writer.into_serialized_writer().map_err(other)?;
+    let runs = std::mem::take(&mut open.runs);
+    std::thread::scope(|scope| {
+        // Two groups ahead at most: memory stays at a few row groups.
+        let (tx, rx) = std::sync::mpsc::sync_channel(2);
+        let merger = scope.spawn(move || {
+            merge_runs(runs, POSITIONS_ROW_GROUP, |rows| {
+                // A closed channel: the writer failed, and says why.
+                tx.send(group_batch(rows)?).map_err(|_| other("positions writer stopped"))
+            })
+        });
+        let written = rx.iter().enumerate().try_for_each(|(index, batch)| {
+            // Each batch its own row group, with its own key range: a
+            // lookup reads about one.
+            let chunks = encode_group(&columns, index, &batch)?;
+            let mut group = writer.next_row_group().map_err(other)?;
+            for chunk in chunks {
+                chunk.append_to_row_group(&mut group).map_err(other)?;
+            }
+            group.close().map_err(other).map(drop)
+        });
+        // The writer's error first: the merger's is then only that it
+        // stopped.
+        drop(rx);
+        let merged = merger.join().unwrap_or_else(|_| Err(other("positions merge failed")));
+        written.and(merged)
     })?;
-    commit(writer, replacement)?;
+    let mut file = writer.into_inner().map_err(other)?;
+    file.flush()?;
+    drop(file);
+    put_in_place(replacement)?;
     open.position_files.push(name);
     Ok(())
+}
+
+/// A row group of a `positions` file encoded and compressed as
+/// `ArrowWriter` does, `game_id` (the largest column) on a thread of its
+/// own and `key` and `ply` on this one.
+fn encode_group(
+    columns: &parquet::arrow::arrow_writer::ArrowRowGroupWriterFactory,
+    index: usize,
+    batch: &arrow_array::RecordBatch,
+) -> io::Result<Vec<parquet::arrow::arrow_writer::ArrowColumnChunk>> {
+    use parquet::arrow::arrow_writer::{ArrowColumnWriter, compute_leaves};
+    let schema = positions_schema();
+    let encode = |mut wtr: ArrowColumnWriter, i: usize| {
+        for leaf in compute_leaves(schema.field(i), batch.column(i)).map_err(other)? {
+            wtr.write(&leaf).map_err(other)?;
+        }
+        wtr.close().map_err(other)
+    };
+    let mut writers = columns.create_column_writers(index).map_err(other)?;
+    let (ply, id, key) = match (writers.pop(), writers.pop(), writers.pop()) {
+        (Some(ply), Some(id), Some(key)) => (ply, id, key),
+        _ => return Err(other("the positions schema has three columns")),
+    };
+    std::thread::scope(|scope| {
+        let id = scope.spawn(|| encode(id, 1));
+        let key = encode(key, 0)?;
+        let ply = encode(ply, 2)?;
+        let id = id.join().unwrap_or_else(|_| Err(other("positions encoding failed")))?;
+        Ok(vec![key, id, ply])
+    })
 }
 
 /// Merges sorted runs into one order, handed to `emit` in groups of
 /// `group` rows (the last one shorter): one row of each run in memory.
 fn merge_runs(
-    runs: Vec<File>,
+    mut runs: Vec<Run>,
     group: usize,
     mut emit: impl FnMut(&[(i64, i64, i32)]) -> io::Result<()>,
 ) -> io::Result<()> {
     use std::{cmp::Reverse, collections::BinaryHeap};
-    let mut runs: Vec<Run> = runs
-        .into_iter()
-        .map(|file| Run { rdr: io::BufReader::with_capacity(1 << 20, file) })
-        .collect();
     let mut heap = BinaryHeap::with_capacity(runs.len());
     for (i, run) in runs.iter_mut().enumerate() {
         if let Some(row) = run.next()? {
@@ -335,21 +448,15 @@ fn merge_runs(
     Ok(())
 }
 
-/// Writes one row group of a `positions` file.
-fn write_group(
-    writer: &mut ArrowWriter<BufWriter<File>>,
-    rows: &[(i64, i64, i32)],
-) -> io::Result<()> {
+/// One row group of a `positions` file, as a record batch.
+fn group_batch(rows: &[(i64, i64, i32)]) -> io::Result<arrow_array::RecordBatch> {
     use arrow_array::{ArrayRef, Int32Array, Int64Array, RecordBatch};
     let columns: Vec<ArrayRef> = vec![
         std::sync::Arc::new(rows.iter().map(|p| p.0).collect::<Int64Array>()),
         std::sync::Arc::new(rows.iter().map(|p| p.1).collect::<Int64Array>()),
         std::sync::Arc::new(rows.iter().map(|p| p.2).collect::<Int32Array>()),
     ];
-    let batch = RecordBatch::try_new(positions_schema(), columns).map_err(other)?;
-    writer.write(&batch).map_err(other)?;
-    // Each row group its own key range: a lookup reads about one.
-    writer.flush().map_err(other)
+    RecordBatch::try_new(positions_schema(), columns).map_err(other)
 }
 
 impl Sink<Row> for Store {
@@ -393,6 +500,11 @@ fn commit(writer: ArrowWriter<BufWriter<File>>, replacement: Replacement) -> io:
     let mut file = writer.into_inner().map_err(other)?;
     file.flush()?;
     drop(file);
+    put_in_place(replacement)
+}
+
+/// Puts a written file in place, readable by all as an ordinary file is.
+fn put_in_place(replacement: Replacement) -> io::Result<()> {
     let permissions = std::os::unix::fs::PermissionsExt::from_mode(0o644);
     std::fs::set_permissions(replacement.path(), permissions)?;
     replacement.commit()
@@ -423,8 +535,14 @@ mod tests {
                 })
                 .collect();
             all.extend_from_slice(&run);
-            runs.push(spill_run(dir.path(), run).unwrap());
+            runs.push(Run::File(io::BufReader::new(spill_run(dir.path(), run).unwrap())));
         }
+        // And the last run, sorted in memory.
+        let mut last: Vec<(i64, i64, i32)> =
+            (0..30).map(|i| (i64::from(i % 7) - 3, i64::from(i), i)).collect();
+        all.extend_from_slice(&last);
+        sort_positions(&mut last);
+        runs.push(Run::Memory(last.into_iter()));
         all.sort_unstable();
         let mut merged = Vec::new();
         let mut groups = Vec::new();
@@ -439,5 +557,35 @@ mod tests {
         assert!(full.iter().all(|&n| n == 7), "{groups:?}");
         assert!((1..=7).contains(last), "{groups:?}");
         assert_eq!(groups.len(), all.len().div_ceil(7));
+    }
+
+    #[test]
+    fn positions_sort_in_buckets_as_sort_unstable_does() {
+        let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+        // More than a bucket pass needs; keys of both signs spread over
+        // the whole range, a start position shared by many games, keys
+        // that differ only in their low bits, and a key's games out of
+        // order.
+        let positions: Vec<(i64, i64, i32)> = (0..150_000)
+            .map(|i| {
+                let key = match rng.below(4) {
+                    0 => 0x0123_4567_89ab_cdef,
+                    1 => rng.below(1 << 20) as i64 - (1 << 19),
+                    _ => (rng.below(usize::MAX) as i64).wrapping_mul(0x7e37_79b9_7f4a_7c15),
+                };
+                (key, 150_000 - i64::from(i) % 977, rng.below(41) as i32)
+            })
+            .collect();
+        let mut expected = positions.clone();
+        expected.sort_unstable();
+        let mut sorted = positions.clone();
+        sort_positions(&mut sorted);
+        assert_eq!(sorted, expected);
+        // And below the size that pays for the buckets.
+        let mut few = positions[..1000].to_vec();
+        let mut expected = few.clone();
+        expected.sort_unstable();
+        sort_positions(&mut few);
+        assert_eq!(few, expected);
     }
 }
