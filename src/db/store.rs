@@ -237,7 +237,7 @@ fn spill(dir: &Path, open: &mut OpenShard) -> io::Result<()> {
 
 /// `positions` sorted, in an anonymous temporary file in `dir`, rewound.
 fn spill_run(dir: &Path, mut positions: Vec<(i64, i64, i32)>) -> io::Result<File> {
-    sort_positions(&mut positions);
+    positions.sort_unstable();
     let file = tempfile::tempfile_in(dir)?;
     let mut wtr = BufWriter::with_capacity(1 << 20, file);
     for (key, id, ply) in positions {
@@ -248,52 +248,6 @@ fn spill_run(dir: &Path, mut positions: Vec<(i64, i64, i32)>) -> io::Result<File
     let mut file = wtr.into_inner().map_err(io::IntoInnerError::into_error)?;
     io::Seek::rewind(&mut file)?;
     Ok(file)
-}
-
-/// Sorts positions as `sort_unstable` does (by key, game_id, ply), in
-/// about half its time on the keys' uniform bits: one in-place pass puts
-/// each position in the bucket of its key's top 16 bits (an American flag
-/// sort), then each bucket, about a hundredth of a percent of the run, is
-/// sorted alone (benches/HISTORY.md, session 21).
-fn sort_positions(positions: &mut [(i64, i64, i32)]) {
-    const BUCKETS: usize = 1 << 16;
-    if positions.len() < BUCKETS {
-        positions.sort_unstable();
-        return;
-    }
-    // The top bits of the key with its sign flipped: buckets in the
-    // order of the signed keys.
-    let bucket = |key: i64| ((key as u64 ^ (1 << 63)) >> 48) as usize;
-    let mut ends = vec![0usize; BUCKETS];
-    for &(key, _, _) in positions.iter() {
-        ends[bucket(key)] += 1;
-    }
-    let mut total = 0;
-    for end in &mut ends {
-        total += *end;
-        *end = total;
-    }
-    // heads[b]: the next place of bucket b not yet holding one of its own.
-    let mut heads: Vec<usize> =
-        std::iter::once(0).chain(ends[..BUCKETS - 1].iter().copied()).collect();
-    for b in 0..BUCKETS {
-        while heads[b] < ends[b] {
-            let home = bucket(positions[heads[b]].0);
-            if home == b {
-                heads[b] += 1;
-            } else {
-                // Swapped into its own bucket, whose next free place it
-                // takes; what was there is looked at next.
-                positions.swap(heads[b], heads[home]);
-                heads[home] += 1;
-            }
-        }
-    }
-    let mut start = 0;
-    for &end in &ends {
-        positions[start..end].sort_unstable();
-        start = end;
-    }
 }
 
 /// A sorted run being merged: spilled to a file, or the last one, still
@@ -337,7 +291,7 @@ fn write_positions(dir: &Path, open: &mut OpenShard) -> io::Result<()> {
     if !open.positions.is_empty() {
         // The last run needs no trip through a file.
         let mut positions = std::mem::take(&mut open.positions);
-        sort_positions(&mut positions);
+        positions.sort_unstable();
         open.runs.push(Run::Memory(positions.into_iter()));
     }
     let name = format!("positions/{}-{:03}.parquet", open.name, open.position_files.len() + 1);
@@ -541,7 +495,7 @@ mod tests {
         let mut last: Vec<(i64, i64, i32)> =
             (0..30).map(|i| (i64::from(i % 7) - 3, i64::from(i), i)).collect();
         all.extend_from_slice(&last);
-        sort_positions(&mut last);
+        last.sort_unstable();
         runs.push(Run::Memory(last.into_iter()));
         all.sort_unstable();
         let mut merged = Vec::new();
@@ -557,35 +511,5 @@ mod tests {
         assert!(full.iter().all(|&n| n == 7), "{groups:?}");
         assert!((1..=7).contains(last), "{groups:?}");
         assert_eq!(groups.len(), all.len().div_ceil(7));
-    }
-
-    #[test]
-    fn positions_sort_in_buckets_as_sort_unstable_does() {
-        let mut rng = Rng(0x2545_f491_4f6c_dd1d);
-        // More than a bucket pass needs; keys of both signs spread over
-        // the whole range, a start position shared by many games, keys
-        // that differ only in their low bits, and a key's games out of
-        // order.
-        let positions: Vec<(i64, i64, i32)> = (0..150_000)
-            .map(|i| {
-                let key = match rng.below(4) {
-                    0 => 0x0123_4567_89ab_cdef,
-                    1 => rng.below(1 << 20) as i64 - (1 << 19),
-                    _ => (rng.below(usize::MAX) as i64).wrapping_mul(0x7e37_79b9_7f4a_7c15),
-                };
-                (key, 150_000 - i64::from(i) % 977, rng.below(41) as i32)
-            })
-            .collect();
-        let mut expected = positions.clone();
-        expected.sort_unstable();
-        let mut sorted = positions.clone();
-        sort_positions(&mut sorted);
-        assert_eq!(sorted, expected);
-        // And below the size that pays for the buckets.
-        let mut few = positions[..1000].to_vec();
-        let mut expected = few.clone();
-        expected.sort_unstable();
-        sort_positions(&mut few);
-        assert_eq!(few, expected);
     }
 }
