@@ -4,8 +4,10 @@
 //! statistics (`stats/part-NNNNNN.json`, a `stats --partial`) and, with
 //! `--positions`, its positions sorted by key in one file
 //! (`positions/part-NNNNNN-001.parquet`): runs that fit in memory are
-//! sorted and spilled to anonymous temporary files, which are merged
-//! into it when the shard is closed.
+//! sorted and spilled to anonymous temporary files, which are merged with
+//! the last run, still in memory, into it when the shard is closed (the
+//! merge and the encoding of the row groups on threads of their own,
+//! since no game is left to replay then).
 //!
 //! A shard is written to a temporary file beside its name, synced and
 //! renamed into place when it is complete (`sink::atomic`), then its
@@ -281,8 +283,8 @@ impl Run {
 /// no dictionary), and a key's games are one run of increasing ids, which
 /// zstd packs well as they are (PLAIN). The last shard's file is written
 /// once every game is replayed, with the cores free: the merge (and the
-/// row groups' arrays) runs on a thread of its own, and each row group's
-/// columns are encoded on two ([`encode_group`]); the file is byte for byte
+/// row groups' arrays) runs on a thread of its own, and row groups are
+/// encoded two at a time ([`encode_group`]); the file is byte for byte
 /// what one `ArrowWriter` writes.
 fn write_positions(dir: &Path, open: &mut OpenShard) -> io::Result<()> {
     if open.positions.is_empty() && open.runs.is_empty() {
@@ -311,24 +313,48 @@ fn write_positions(dir: &Path, open: &mut OpenShard) -> io::Result<()> {
     let (mut writer, columns) = writer.into_serialized_writer().map_err(other)?;
     let runs = std::mem::take(&mut open.runs);
     std::thread::scope(|scope| {
-        // Two groups ahead at most: memory stays at a few row groups.
-        let (tx, rx) = std::sync::mpsc::sync_channel(2);
+        // A few groups ahead at most: memory stays at a few row groups.
+        let (tx, rx) = std::sync::mpsc::sync_channel(4);
         let merger = scope.spawn(move || {
             merge_runs(runs, POSITIONS_ROW_GROUP, |rows| {
                 // A closed channel: the writer failed, and says why.
                 tx.send(group_batch(rows)?).map_err(|_| other("positions writer stopped"))
             })
         });
-        let written = rx.iter().enumerate().try_for_each(|(index, batch)| {
-            // Each batch its own row group, with its own key range: a
-            // lookup reads about one.
-            let chunks = encode_group(&columns, index, &batch)?;
-            let mut group = writer.next_row_group().map_err(other)?;
-            for chunk in chunks {
-                chunk.append_to_row_group(&mut group).map_err(other)?;
+        // Row groups two at a time, each encoded on a thread of its own
+        // while the merger goes on: three threads for the two cores.
+        let mut batches = rx.iter();
+        let mut index = 0;
+        let written = loop {
+            let pair: Vec<_> = batches.by_ref().take(2).collect();
+            if pair.is_empty() {
+                break Ok(());
             }
-            group.close().map_err(other).map(drop)
-        });
+            let encoded = std::thread::scope(|scope| {
+                let second =
+                    pair.get(1).map(|b| scope.spawn(|| encode_group(&columns, index + 1, b)));
+                let first = encode_group(&columns, index, &pair[0]);
+                let second = second
+                    .map(|h| h.join().unwrap_or_else(|_| Err(other("positions encoding failed"))));
+                std::iter::once(first).chain(second).collect::<io::Result<Vec<_>>>()
+            });
+            let appended = encoded.and_then(|groups| {
+                // Each batch its own row group, with its own key range: a
+                // lookup reads about one.
+                for chunks in groups {
+                    let mut group = writer.next_row_group().map_err(other)?;
+                    for chunk in chunks {
+                        chunk.append_to_row_group(&mut group).map_err(other)?;
+                    }
+                    group.close().map_err(other)?;
+                }
+                Ok(())
+            });
+            if appended.is_err() {
+                break appended;
+            }
+            index += pair.len();
+        };
         // The writer's error first: the merger's is then only that it
         // stopped.
         drop(rx);
@@ -343,34 +369,24 @@ fn write_positions(dir: &Path, open: &mut OpenShard) -> io::Result<()> {
     Ok(())
 }
 
-/// A row group of a `positions` file encoded and compressed as
-/// `ArrowWriter` does, `game_id` (the largest column) on a thread of its
-/// own and `key` and `ply` on this one.
+/// Row group `index` of a `positions` file, encoded and compressed as
+/// `ArrowWriter` does.
 fn encode_group(
     columns: &parquet::arrow::arrow_writer::ArrowRowGroupWriterFactory,
     index: usize,
     batch: &arrow_array::RecordBatch,
 ) -> io::Result<Vec<parquet::arrow::arrow_writer::ArrowColumnChunk>> {
-    use parquet::arrow::arrow_writer::{ArrowColumnWriter, compute_leaves};
+    use parquet::arrow::arrow_writer::compute_leaves;
     let schema = positions_schema();
-    let encode = |mut wtr: ArrowColumnWriter, i: usize| {
+    let writers = columns.create_column_writers(index).map_err(other)?;
+    let mut chunks = Vec::with_capacity(writers.len());
+    for (i, mut wtr) in writers.into_iter().enumerate() {
         for leaf in compute_leaves(schema.field(i), batch.column(i)).map_err(other)? {
             wtr.write(&leaf).map_err(other)?;
         }
-        wtr.close().map_err(other)
-    };
-    let mut writers = columns.create_column_writers(index).map_err(other)?;
-    let (ply, id, key) = match (writers.pop(), writers.pop(), writers.pop()) {
-        (Some(ply), Some(id), Some(key)) => (ply, id, key),
-        _ => return Err(other("the positions schema has three columns")),
-    };
-    std::thread::scope(|scope| {
-        let id = scope.spawn(|| encode(id, 1));
-        let key = encode(key, 0)?;
-        let ply = encode(ply, 2)?;
-        let id = id.join().unwrap_or_else(|_| Err(other("positions encoding failed")))?;
-        Ok(vec![key, id, ply])
-    })
+        chunks.push(wtr.close().map_err(other)?);
+    }
+    Ok(chunks)
 }
 
 /// Merges sorted runs into one order, handed to `emit` in groups of
