@@ -4,8 +4,10 @@
 //! statistics (`stats/part-NNNNNN.json`, a `stats --partial`) and, with
 //! `--positions`, its positions sorted by key in one file
 //! (`positions/part-NNNNNN-001.parquet`): runs that fit in memory are
-//! sorted and spilled to anonymous temporary files, which are merged
-//! into it when the shard is closed.
+//! sorted and spilled to anonymous temporary files, which are merged with
+//! the last run, still in memory, into it when the shard is closed (the
+//! merge and the encoding of the row groups on threads of their own,
+//! since no game is left to replay then).
 //!
 //! A shard is written to a temporary file beside its name, synced and
 //! renamed into place when it is complete (`sink::atomic`), then its
@@ -103,7 +105,7 @@ struct OpenShard {
     /// `(key, game_id, ply)` of the games since the last spilled run.
     positions: Vec<(i64, i64, i32)>,
     /// The sorted runs spilled so far (anonymous temporary files).
-    runs: Vec<File>,
+    runs: Vec<Run>,
     /// The positions files written for this shard.
     position_files: Vec<String>,
 }
@@ -230,7 +232,8 @@ const RUN_ROW: usize = 20;
 /// (removed by the system when closed, whatever happens).
 fn spill(dir: &Path, open: &mut OpenShard) -> io::Result<()> {
     let positions = std::mem::take(&mut open.positions);
-    open.runs.push(spill_run(&dir.join("positions"), positions)?);
+    let file = spill_run(&dir.join("positions"), positions)?;
+    open.runs.push(Run::File(io::BufReader::with_capacity(1 << 20, file)));
     Ok(())
 }
 
@@ -249,15 +252,21 @@ fn spill_run(dir: &Path, mut positions: Vec<(i64, i64, i32)>) -> io::Result<File
     Ok(file)
 }
 
-/// A sorted run being merged.
-struct Run {
-    rdr: io::BufReader<File>,
+/// A sorted run being merged: spilled to a file, or the last one, still
+/// in memory.
+enum Run {
+    File(io::BufReader<File>),
+    Memory(std::vec::IntoIter<(i64, i64, i32)>),
 }
 
 impl Run {
     fn next(&mut self) -> io::Result<Option<(i64, i64, i32)>> {
+        let rdr = match self {
+            Run::File(rdr) => rdr,
+            Run::Memory(rows) => return Ok(rows.next()),
+        };
         let mut row = [0; RUN_ROW];
-        match io::Read::read_exact(&mut self.rdr, &mut row) {
+        match io::Read::read_exact(rdr, &mut row) {
             Ok(()) => {}
             Err(error) if error.kind() == io::ErrorKind::UnexpectedEof => return Ok(None),
             Err(error) => return Err(error),
@@ -269,16 +278,23 @@ impl Run {
 }
 
 /// Writes the open shard's positions, sorted by `(key, game_id)`, as its
-/// `positions` file, whole or not at all: the runs spilled and those in
+/// `positions` file, whole or not at all: the runs spilled and the one in
 /// memory, merged. Keys sorted make their deltas small (DELTA_BINARY_PACKED,
 /// no dictionary), and a key's games are one run of increasing ids, which
-/// zstd packs well as they are (PLAIN).
+/// zstd packs well as they are (PLAIN). The last shard's file is written
+/// once every game is replayed, with the cores free: the merge (and the
+/// row groups' arrays) runs on a thread of its own, and row groups are
+/// encoded two at a time ([`encode_group`]); the file is byte for byte
+/// what one `ArrowWriter` writes.
 fn write_positions(dir: &Path, open: &mut OpenShard) -> io::Result<()> {
     if open.positions.is_empty() && open.runs.is_empty() {
         return Ok(());
     }
     if !open.positions.is_empty() {
-        spill(dir, open)?;
+        // The last run needs no trip through a file.
+        let mut positions = std::mem::take(&mut open.positions);
+        positions.sort_unstable();
+        open.runs.push(Run::Memory(positions.into_iter()));
     }
     let name = format!("positions/{}-{:03}.parquet", open.name, open.position_files.len() + 1);
     let replacement = Replacement::begin(&dir.join(&name))?;
@@ -293,27 +309,94 @@ fn write_positions(dir: &Path, open: &mut OpenShard) -> io::Result<()> {
         .set_column_dictionary_enabled(column("game_id"), false)
         .set_created_by(format!("arbiter {}", env!("CARGO_PKG_VERSION")))
         .build();
-    let mut writer = ArrowWriter::try_new(file, positions_schema(), Some(props)).map_err(other)?;
-    merge_runs(std::mem::take(&mut open.runs), POSITIONS_ROW_GROUP, |rows| {
-        write_group(&mut writer, rows)
+    let writer = ArrowWriter::try_new(file, positions_schema(), Some(props)).map_err(other)?;
+    let (mut writer, columns) = writer.into_serialized_writer().map_err(other)?;
+    let runs = std::mem::take(&mut open.runs);
+    std::thread::scope(|scope| {
+        // A few groups ahead at most: memory stays at a few row groups.
+        let (tx, rx) = std::sync::mpsc::sync_channel(4);
+        let merger = scope.spawn(move || {
+            merge_runs(runs, POSITIONS_ROW_GROUP, |rows| {
+                // A closed channel: the writer failed, and says why.
+                tx.send(group_batch(rows)?).map_err(|_| other("positions writer stopped"))
+            })
+        });
+        // Row groups two at a time, each encoded on a thread of its own
+        // while the merger goes on: three threads for the two cores.
+        let mut batches = rx.iter();
+        let mut index = 0;
+        let written = loop {
+            let pair: Vec<_> = batches.by_ref().take(2).collect();
+            if pair.is_empty() {
+                break Ok(());
+            }
+            let encoded = std::thread::scope(|scope| {
+                let second =
+                    pair.get(1).map(|b| scope.spawn(|| encode_group(&columns, index + 1, b)));
+                let first = encode_group(&columns, index, &pair[0]);
+                let second = second
+                    .map(|h| h.join().unwrap_or_else(|_| Err(other("positions encoding failed"))));
+                std::iter::once(first).chain(second).collect::<io::Result<Vec<_>>>()
+            });
+            let appended = encoded.and_then(|groups| {
+                // Each batch its own row group, with its own key range: a
+                // lookup reads about one.
+                for chunks in groups {
+                    let mut group = writer.next_row_group().map_err(other)?;
+                    for chunk in chunks {
+                        chunk.append_to_row_group(&mut group).map_err(other)?;
+                    }
+                    group.close().map_err(other)?;
+                }
+                Ok(())
+            });
+            if appended.is_err() {
+                break appended;
+            }
+            index += pair.len();
+        };
+        // The writer's error first: the merger's is then only that it
+        // stopped.
+        drop(rx);
+        let merged = merger.join().unwrap_or_else(|_| Err(other("positions merge failed")));
+        written.and(merged)
     })?;
-    commit(writer, replacement)?;
+    let mut file = writer.into_inner().map_err(other)?;
+    file.flush()?;
+    drop(file);
+    put_in_place(replacement)?;
     open.position_files.push(name);
     Ok(())
+}
+
+/// Row group `index` of a `positions` file, encoded and compressed as
+/// `ArrowWriter` does.
+fn encode_group(
+    columns: &parquet::arrow::arrow_writer::ArrowRowGroupWriterFactory,
+    index: usize,
+    batch: &arrow_array::RecordBatch,
+) -> io::Result<Vec<parquet::arrow::arrow_writer::ArrowColumnChunk>> {
+    use parquet::arrow::arrow_writer::compute_leaves;
+    let schema = positions_schema();
+    let writers = columns.create_column_writers(index).map_err(other)?;
+    let mut chunks = Vec::with_capacity(writers.len());
+    for (i, mut wtr) in writers.into_iter().enumerate() {
+        for leaf in compute_leaves(schema.field(i), batch.column(i)).map_err(other)? {
+            wtr.write(&leaf).map_err(other)?;
+        }
+        chunks.push(wtr.close().map_err(other)?);
+    }
+    Ok(chunks)
 }
 
 /// Merges sorted runs into one order, handed to `emit` in groups of
 /// `group` rows (the last one shorter): one row of each run in memory.
 fn merge_runs(
-    runs: Vec<File>,
+    mut runs: Vec<Run>,
     group: usize,
     mut emit: impl FnMut(&[(i64, i64, i32)]) -> io::Result<()>,
 ) -> io::Result<()> {
     use std::{cmp::Reverse, collections::BinaryHeap};
-    let mut runs: Vec<Run> = runs
-        .into_iter()
-        .map(|file| Run { rdr: io::BufReader::with_capacity(1 << 20, file) })
-        .collect();
     let mut heap = BinaryHeap::with_capacity(runs.len());
     for (i, run) in runs.iter_mut().enumerate() {
         if let Some(row) = run.next()? {
@@ -335,21 +418,15 @@ fn merge_runs(
     Ok(())
 }
 
-/// Writes one row group of a `positions` file.
-fn write_group(
-    writer: &mut ArrowWriter<BufWriter<File>>,
-    rows: &[(i64, i64, i32)],
-) -> io::Result<()> {
+/// One row group of a `positions` file, as a record batch.
+fn group_batch(rows: &[(i64, i64, i32)]) -> io::Result<arrow_array::RecordBatch> {
     use arrow_array::{ArrayRef, Int32Array, Int64Array, RecordBatch};
     let columns: Vec<ArrayRef> = vec![
         std::sync::Arc::new(rows.iter().map(|p| p.0).collect::<Int64Array>()),
         std::sync::Arc::new(rows.iter().map(|p| p.1).collect::<Int64Array>()),
         std::sync::Arc::new(rows.iter().map(|p| p.2).collect::<Int32Array>()),
     ];
-    let batch = RecordBatch::try_new(positions_schema(), columns).map_err(other)?;
-    writer.write(&batch).map_err(other)?;
-    // Each row group its own key range: a lookup reads about one.
-    writer.flush().map_err(other)
+    RecordBatch::try_new(positions_schema(), columns).map_err(other)
 }
 
 impl Sink<Row> for Store {
@@ -393,6 +470,11 @@ fn commit(writer: ArrowWriter<BufWriter<File>>, replacement: Replacement) -> io:
     let mut file = writer.into_inner().map_err(other)?;
     file.flush()?;
     drop(file);
+    put_in_place(replacement)
+}
+
+/// Puts a written file in place, readable by all as an ordinary file is.
+fn put_in_place(replacement: Replacement) -> io::Result<()> {
     let permissions = std::os::unix::fs::PermissionsExt::from_mode(0o644);
     std::fs::set_permissions(replacement.path(), permissions)?;
     replacement.commit()
@@ -423,8 +505,14 @@ mod tests {
                 })
                 .collect();
             all.extend_from_slice(&run);
-            runs.push(spill_run(dir.path(), run).unwrap());
+            runs.push(Run::File(io::BufReader::new(spill_run(dir.path(), run).unwrap())));
         }
+        // And the last run, sorted in memory.
+        let mut last: Vec<(i64, i64, i32)> =
+            (0..30).map(|i| (i64::from(i % 7) - 3, i64::from(i), i)).collect();
+        all.extend_from_slice(&last);
+        last.sort_unstable();
+        runs.push(Run::Memory(last.into_iter()));
         all.sort_unstable();
         let mut merged = Vec::new();
         let mut groups = Vec::new();
