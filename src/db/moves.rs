@@ -107,8 +107,8 @@ fn candidates_of<P: Position>(pos: &P, from: Square) -> (Bitboard, bool) {
     let us = pos.turn();
     let own = board.by_color(us);
     let occupied = board.occupied();
-    // Role by role, each its own attack table: the generic lookup was a
-    // tenth of `db build`'s time.
+    // Each role its own attack table: the generic lookup was a tenth of
+    // `db build`'s time.
     let targets = if board.pawns().contains(from) {
         let promoting = from.rank() == us.fold_wb(Rank::Seventh, Rank::Second);
         return (pawn_targets(us, from) & !own, promoting);
@@ -177,9 +177,8 @@ fn byte_of<P: Position>(pos: &P, m: Move) -> Option<u8> {
 
 /// The candidate a byte names in `pos`, as a move of the piece on its
 /// origin (a pawn's diagonal onto an empty square taken for en passant,
-/// unless it promotes);
-/// `None` when there is no such piece or candidate. Legal or not:
-/// [`Decode::candidate_is_legal`] says.
+/// unless it promotes); `None` when there is no such piece or candidate.
+/// Legal or not: [`Decode::candidate_is_legal`] says.
 fn nth_candidate<P: Position>(pos: &P, byte: u8) -> Option<Move> {
     let board = pos.board();
     let from = board.by_color(pos.turn()).into_iter().nth(usize::from(byte >> 4))?;
