@@ -21,7 +21,7 @@ use anyhow::{Context, bail};
 use crate::{
     cli::{
         DbArgs, DbBuildArgs, DbCommand, DbDupesArgs, DbExportArgs, DbFindArgs, DbFormat,
-        DbInfoArgs, DbSearchArgs, DbStatsArgs, DbTreeArgs, DupesFormat, KeepArg,
+        DbInfoArgs, DbSearchArgs, DbStatsArgs, DbTreeArgs, DupesFormat,
     },
     db::{
         find,
@@ -455,25 +455,12 @@ fn dupes(args: &DbDupesArgs, run: &super::Run) -> anyhow::Result<ExitStatus> {
     use crate::dupes::{
         self as duplicates, groups,
         index::{Index, Selection},
-        report::{self as dupes_report, Keep, Totals},
+        report::{self as dupes_report, Totals},
     };
     let manifest = Manifest::open(&args.dir)?;
-    let keep = match args.keep {
-        KeepArg::First => Keep::First,
-        KeepArg::Longest => Keep::Longest,
-    };
-    // The output's temporary file is made first, as `dupes` makes it: a
-    // directory that cannot be written to fails before any game is read.
-    if let Some(path) = &args.output {
-        super::output_file("--output", path)?;
-    }
-    let store = match &args.output {
-        Some(path) => Some(
-            UniqueStore::create(path)
-                .with_context(|| format!("creating a temporary file for {}", path.display()))?,
-        ),
-        None => None,
-    };
+    let keep = super::dupes::keep(args.keep);
+    // Made first, as `dupes` makes it.
+    let store = super::dupes::unique_store(args.output.as_deref())?;
     let mut index = Index::new(Selection { min_plies: args.min_plies }, None);
     let games = crate::db::dupes::index(&args.dir, &manifest, &mut index)?;
     let people = duplicates::people(&index.names);

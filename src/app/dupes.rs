@@ -2,7 +2,10 @@
 //! groups the duplicates at the end, prints the groups and a summary, and
 //! with `--unique` writes the input with one game per group.
 
-use std::io::{self, Write};
+use std::{
+    io::{self, Write},
+    path::Path,
+};
 
 use anyhow::{Context, bail};
 
@@ -22,24 +25,28 @@ use crate::{
     source,
 };
 
-/// Runs `dupes`.
-pub(super) fn run(args: DupesArgs, run: &super::Run) -> anyhow::Result<ExitStatus> {
-    let keep = match args.keep {
+/// `--keep`'s choice.
+pub(super) fn keep(arg: KeepArg) -> Keep {
+    match arg {
         KeepArg::First => Keep::First,
         KeepArg::Longest => Keep::Longest,
-    };
-    // The output file's temporary file is made first: a directory that
-    // cannot be written to fails the run before any game is read.
-    if let Some(path) = &args.output {
-        super::output_file("--output", path)?;
     }
-    let store = match &args.output {
-        Some(path) => Some(
-            Store::create(path)
-                .with_context(|| format!("creating a temporary file for {}", path.display()))?,
-        ),
-        None => None,
-    };
+}
+
+/// `--unique -o FILE`'s store, its temporary file made first: a directory
+/// that cannot be written to fails the run before any game is read.
+pub(super) fn unique_store(output: Option<&Path>) -> anyhow::Result<Option<Store>> {
+    let Some(path) = output else { return Ok(None) };
+    super::output_file("--output", path)?;
+    let store = Store::create(path)
+        .with_context(|| format!("creating a temporary file for {}", path.display()))?;
+    Ok(Some(store))
+}
+
+/// Runs `dupes`.
+pub(super) fn run(args: DupesArgs, run: &super::Run) -> anyhow::Result<ExitStatus> {
+    let keep = keep(args.keep);
+    let store = unique_store(args.output.as_deref())?;
     let keep_text = store.is_some();
     let mut index = Index::new(Selection { min_plies: args.min_plies }, store);
     let config = &run.config;
