@@ -811,8 +811,9 @@ pub enum DbCommand {
     Search(DbSearchArgs),
     /// Write the games that match the predicates (every game without) as
     /// PGN: each game's own bytes when its source file is still there
-    /// unchanged and uncompressed, else written in export format from
-    /// what is stored.
+    /// unchanged (a compressed one is decompressed from its start, once,
+    /// as its games come), else written in export format from what is
+    /// stored (tags, moves, clocks and evaluations: not the comments).
     Export(DbExportArgs),
     /// The games whose mainline reached a position, through the positions
     /// files of `db build --positions` (positions up to the ply they
@@ -929,8 +930,12 @@ pub struct DbFindArgs {
     /// passant only when a capture is legal; transpositions count).
     #[arg(long, value_name = "FEN", required = true)]
     pub fen: String,
-    /// Output format: the games (`pgn`), or their records with the ply at
-    /// which each first stood in the position (`csv`, `jsonl`).
+    /// Output format: the games (`pgn`: their own bytes from an
+    /// uncompressed source still there, else written from what is stored,
+    /// since a lookup does not decompress a whole file for a few games), or
+    /// their records with the ply at which each first stood in the
+    /// position (`csv`, `jsonl`: the source file and the game's number in
+    /// it).
     #[arg(long, value_enum, default_value_t = DbFormat::Pgn)]
     pub format: DbFormat,
     /// Print only the number of games that reached it.

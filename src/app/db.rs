@@ -7,13 +7,10 @@
 //! by `dupes`' own writer).
 
 use std::{
-    collections::HashMap,
     fs::{self, File},
-    io::{self, BufReader, Read, Write},
+    io::{self, BufReader, Write},
     ops::ControlFlow,
-    os::unix::fs::FileExt,
-    path::{Path, PathBuf},
-    sync::Arc,
+    path::Path,
 };
 
 use anyhow::{Context, bail};
@@ -26,6 +23,7 @@ use crate::{
     db::{
         find,
         manifest::{self, Manifest, Source},
+        originals::Originals,
         row::RowMaker,
         scan, search,
         store::{Sizes, Store},
@@ -297,7 +295,7 @@ fn search(args: &DbSearchArgs, run: &super::Run) -> anyhow::Result<ExitStatus> {
         matched = count(&args.dir, &manifest, run)?;
         writeln!(io::stdout().lock(), "{matched}")?;
     } else if args.format == DbFormat::Pgn {
-        let originals = Originals::of(&args.dir, &manifest);
+        let mut originals = Originals::new(&args.dir, &manifest, true);
         let mut wtr = io::BufWriter::new(stdout);
         each_match(&args.dir, &manifest, run, |game| {
             wtr.write_all(&originals.text(&game)?)?;
@@ -324,7 +322,7 @@ fn search(args: &DbSearchArgs, run: &super::Run) -> anyhow::Result<ExitStatus> {
 fn export(args: &DbExportArgs, run: &super::Run) -> anyhow::Result<ExitStatus> {
     super::output_file("--output", &args.output)?;
     let manifest = Manifest::open(&args.dir)?;
-    let originals = Originals::of(&args.dir, &manifest);
+    let mut originals = Originals::new(&args.dir, &manifest, true);
     let mut output = super::filter::Output::open(Some(&args.output), run)?;
     let mut games = 0;
     {
@@ -351,8 +349,9 @@ fn find(args: &DbFindArgs, run: &super::Run) -> anyhow::Result<ExitStatus> {
     let key = key_of(&args.fen)?;
     let target = Identity::parse(&args.fen).map_err(anyhow::Error::msg)?;
     let limit = usize::try_from(args.limit.unwrap_or(u64::MAX)).unwrap_or(usize::MAX);
-    let originals =
-        (args.format == DbFormat::Pgn && !args.count).then(|| Originals::of(&args.dir, &manifest));
+    // A lookup: a compressed source is not decompressed for a few games.
+    let mut originals = (args.format == DbFormat::Pgn && !args.count)
+        .then(|| Originals::new(&args.dir, &manifest, false));
     let mut wtr = io::BufWriter::new(run.progress.writer());
     enum Records<W: Write> {
         Jsonl(JsonlSink<W>),
@@ -385,7 +384,7 @@ fn find(args: &DbFindArgs, run: &super::Run) -> anyhow::Result<ExitStatus> {
                 }
                 Some(Records::Csv(sink)) => sink.record_with_ints(&game.record, &[ply])?,
                 None => {
-                    if let Some(originals) = &originals {
+                    if let Some(originals) = &mut originals {
                         wtr.write_all(&originals.text(&game)?)?;
                     }
                 }
@@ -499,9 +498,8 @@ fn dupes(args: &DbDupesArgs, run: &super::Run) -> anyhow::Result<ExitStatus> {
 /// `db dupes --unique`: every game's text, in the database's order, into
 /// `dupes`' own store, which cuts the `dropped` ones (ordinals) out and
 /// puts the file in place; the number of games written. The texts are
-/// those `dupes` reads from the sources ([`Originals::own`], or
-/// [`Streams::own`] for a compressed one) where it can, else the stored
-/// games written as PGN.
+/// those `dupes` reads from the sources ([`Originals::own`]) where it
+/// can, else the stored games written as PGN.
 fn unique(
     dir: &Path,
     manifest: &Manifest,
@@ -509,15 +507,14 @@ fn unique(
     dropped: &[u32],
     games: u64,
 ) -> anyhow::Result<u64> {
-    let originals = Originals::of(dir, manifest);
-    let mut streams = Streams::of(dir, manifest);
+    let mut originals = Originals::new(dir, manifest, true);
     let mut seen = 0;
     let mut source = None;
     scan::games(dir, manifest, |game| {
         // The first game of a source starts on a line of its own.
         let first = source != Some(game.source_id);
         source = Some(game.source_id);
-        let text = match originals.own(&game).or_else(|| streams.own(&game)) {
+        let text = match originals.own(&game) {
             Some(text) => text,
             None => scan::pgn(&game)?,
         };
@@ -530,50 +527,6 @@ fn unique(
         bail!("the database changed while it was read ({games} games, then {seen})");
     }
     Ok(store.finish(dropped)?)
-}
-
-/// The compressed sources still as they were read, each decompressed from
-/// its start as its games come, in order: a compressed file cannot be
-/// read at an offset, and the games of a source are stored in the order
-/// they were read.
-struct Streams {
-    /// Each source's reader, and how far it has read.
-    readers: HashMap<u32, (Box<dyn io::Read + Send>, u64)>,
-}
-
-impl Streams {
-    fn of(dir: &Path, manifest: &Manifest) -> Streams {
-        let mut readers = HashMap::new();
-        for source in &manifest.sources {
-            let compressed = |path: &Path| source::is_compressed(path).unwrap_or(false);
-            let Some(path) = unchanged(dir, source, compressed) else { continue };
-            if let Ok(source::Input::Stream(rdr)) = source::open(&path, Arc::new(|_| {})) {
-                readers.insert(source.id, (rdr, 0));
-            }
-        }
-        Streams { readers }
-    }
-
-    /// A game's text as `dupes` reads it ([`span`]), from its compressed
-    /// source; `None` when the source is not read here, has passed the
-    /// game, or fails (its later games are then not read from it either).
-    fn own(&mut self, game: &StoredGame) -> Option<Vec<u8>> {
-        let (rdr, at) = self.readers.get_mut(&game.source_id)?;
-        let (start, end) = span(game).filter(|&(start, _)| start >= *at)?;
-        let skipped = io::copy(&mut (&mut **rdr).take(start - *at), &mut io::sink());
-        // Read as it comes, not allocated from the stored length.
-        let mut text = Vec::new();
-        let read = (&mut **rdr).take(end - start).read_to_end(&mut text);
-        if skipped.ok() != Some(start - *at)
-            || read.ok() != Some(text.len())
-            || text.len() as u64 != end - start
-        {
-            self.readers.remove(&game.source_id);
-            return None;
-        }
-        *at = end;
-        Some(text)
-    }
 }
 
 /// The key of a FEN's position, as the positions files store it.
@@ -611,68 +564,4 @@ fn count(dir: &Path, manifest: &Manifest, run: &super::Run) -> anyhow::Result<u6
     }
     let jobs = run.config.pipeline.jobs;
     search::each_match(dir, manifest, selection, jobs, false, |_| Ok(ControlFlow::Continue(())))
-}
-
-/// Where a source is still as it was read, if it is and `wanted` takes
-/// it: a relative path was given from where `db build` ran, so it is
-/// tried as it is, then from the database's directory's parent; the file
-/// must have the digest the manifest has.
-fn unchanged(dir: &Path, source: &Source, wanted: impl Fn(&Path) -> bool) -> Option<PathBuf> {
-    let path = Path::new(&source.path);
-    [path.to_path_buf(), dir.join("..").join(path)].into_iter().find(|path| {
-        wanted(path) && manifest::digest(path).is_ok_and(|(_, sha)| sha == source.sha256)
-    })
-}
-
-/// The span of a game's text as the replay showed it to observers
-/// (`GameEnd`'s `text`: the first game of a file with the bytes before
-/// it), as byte offsets into its source's (uncompressed) bytes.
-fn span(game: &StoredGame) -> Option<(u64, u64)> {
-    let start = if game.record.index == 1 { 0 } else { game.offset };
-    Some((start, game.offset.checked_add(game.length)?))
-}
-
-/// The sources whose games can be copied byte for byte: still there,
-/// uncompressed, with the digest the manifest has (and its size, which
-/// bounds what is read).
-struct Originals {
-    files: HashMap<u32, (File, u64)>,
-}
-
-impl Originals {
-    fn of(dir: &Path, manifest: &Manifest) -> Originals {
-        let mut files = HashMap::new();
-        for source in &manifest.sources {
-            let plain = |path: &Path| !source::is_compressed(path).unwrap_or(true);
-            if let Some(file) = unchanged(dir, source, plain).and_then(|p| File::open(p).ok()) {
-                files.insert(source.id, (file, source.size));
-            }
-        }
-        Originals { files }
-    }
-
-    /// A game's text as `dupes` reads it ([`span`]), from its source;
-    /// `None` when the source cannot be read.
-    fn own(&self, game: &StoredGame) -> Option<Vec<u8>> {
-        let (file, size) = self.files.get(&game.source_id)?;
-        let (start, end) = span(game).filter(|&(_, end)| end <= *size)?;
-        let mut text = vec![0; usize::try_from(end - start).ok()?];
-        file.read_exact_at(&mut text, start).ok()?;
-        Some(text)
-    }
-
-    /// A game's text: its own bytes, or written from what is stored.
-    fn text(&self, game: &StoredGame) -> anyhow::Result<Vec<u8>> {
-        if let Some((file, _)) = self.files.get(&game.source_id) {
-            let length = usize::try_from(game.length).context("game too long")?;
-            let mut text = vec![0; length];
-            if file.read_exact_at(&mut text, game.offset).is_ok() {
-                if !text.ends_with(b"\n") {
-                    text.extend_from_slice(b"\n\n");
-                }
-                return Ok(text);
-            }
-        }
-        scan::pgn(game)
-    }
 }

@@ -9,7 +9,8 @@
 //! back, decides `filter`'s predicates on them and writes them as PGN;
 //! [`search`] decides them on the row groups in parallel, reading only the
 //! columns they need; [`find`] answers `db find` from the positions files;
-//! [`moves`] is the two-byte move encoding; [`tree`] writes the opening
+//! [`moves`] is the move encoding (a byte a ply); [`originals`] reads a
+//! game's own bytes back from its source; [`tree`] writes the opening
 //! tree of each shard (`--tree`) and answers `db tree`; [`dupes`] reads
 //! the games' columns for `db dupes`. The layout and every column are
 //! documented in docs/DATABASE.md.
@@ -18,6 +19,7 @@ pub mod dupes;
 pub mod find;
 pub mod manifest;
 pub mod moves;
+pub mod originals;
 pub mod row;
 pub mod scan;
 pub mod search;

@@ -236,18 +236,29 @@ fn search_selects_what_filter_selects() {
 #[test]
 fn export_gives_back_every_game() {
     let work = tempfile::tempdir().unwrap();
-    // Copies, so that they can be taken away.
-    let files: Vec<String> = inputs()
+    // Copies, so that they can be taken away; one in two compressed,
+    // whose games are read back by decompressing it in order.
+    let files: Vec<(String, Vec<u8>)> = inputs()
         .iter()
         .enumerate()
         .map(|(i, file)| {
-            let copy = work.path().join(format!("{i:02}.pgn"));
-            fs::copy(file, &copy).unwrap();
-            copy.to_str().unwrap().to_owned()
+            let text = fs::read(file).unwrap();
+            let copy = if i % 2 == 1 {
+                let copy = work.path().join(format!("{i:02}.pgn.zst"));
+                fs::write(&copy, zstd::encode_all(&text[..], 3).unwrap()).unwrap();
+                copy
+            } else {
+                let copy = work.path().join(format!("{i:02}.pgn"));
+                fs::write(&copy, &text).unwrap();
+                copy
+            };
+            (copy.to_str().unwrap().to_owned(), text)
         })
         .collect();
+    assert!(files.iter().filter(|(file, _)| file.ends_with(".zst")).count() >= 3);
     let dir = work.path().join("db");
-    build(&files, &dir, &[]);
+    let names: Vec<String> = files.iter().map(|(file, _)| file.clone()).collect();
+    build(&names, &dir, &[]);
     let originals = work.path().join("originals.pgn");
     let export = |out: &Path| {
         let run = run(&["db", "export", "-q", path(&dir), "-o", path(out)]);
@@ -257,15 +268,17 @@ fn export_gives_back_every_game() {
     // Byte for byte: each game's bytes, in order (what precedes a file's
     // first game is not a game's).
     let text = fs::read(&originals).unwrap();
-    for file in &files {
-        let source = fs::read(file).unwrap();
+    for (file, source) in &files {
         let first = source.windows(2).position(|w| w == b"[E").unwrap_or(0);
         let body = &source[first..];
         let found = text.windows(body.len().max(1)).any(|w| w == body);
         assert!(found, "{file}'s games are not in the export byte for byte");
     }
+    // `db search --format pgn` writes the same bytes.
+    let searched = run(&["db", "search", path(&dir), "--format", "pgn"]);
+    assert!(searched.stdout_bytes == text, "db search --format pgn differs from db export");
     // From the stored moves, once the sources are gone.
-    for file in &files {
+    for (file, _) in &files {
         fs::remove_file(file).unwrap();
     }
     let written = work.path().join("written.pgn");

@@ -1,0 +1,169 @@
+//! A stored game's own bytes, read back from the source `db build` read
+//! it from, when that source is still there as it was: an uncompressed
+//! one at the game's offset, a compressed one (optionally) by
+//! decompressing it from its start as its games come in order, since a
+//! compressed file cannot be read at an offset. Otherwise the game is
+//! written from its stored columns ([`scan::pgn`]).
+//!
+//! A source is looked up and checked against the manifest's size and
+//! digest only when one of its games is first asked for, so a query that
+//! hits one source never reads the others.
+
+use std::{
+    collections::HashMap,
+    fs::{self, File},
+    io::{self, Read, Seek, SeekFrom},
+    path::{Path, PathBuf},
+    sync::Arc,
+};
+
+use super::{
+    manifest::{self, Manifest, Source},
+    scan,
+    table::StoredGame,
+};
+use crate::source;
+
+/// The sources of a database, opened as their games are asked for.
+pub struct Originals {
+    dir: PathBuf,
+    sources: HashMap<u32, Source>,
+    /// What each source asked for so far turned out to be.
+    opened: HashMap<u32, Opened>,
+    /// Whether compressed sources are decompressed to serve their games.
+    streams: bool,
+    /// The one compressed source being read: a decoder holds a window of
+    /// up to 128 MiB, so only one is kept.
+    stream: Option<Stream>,
+}
+
+/// A source, once looked up.
+enum Opened {
+    /// Uncompressed and unchanged: read at offsets (its size bounds what
+    /// is read).
+    Plain(File, u64),
+    /// Compressed and unchanged, at this path.
+    Compressed(PathBuf),
+    /// Missing, changed, unreadable, or compressed when streams are off.
+    Gone,
+}
+
+/// A compressed source's decoder, and how far it has read.
+struct Stream {
+    id: u32,
+    reader: Box<dyn Read + Send>,
+    at: u64,
+}
+
+impl Originals {
+    /// The sources of `manifest`, none opened yet; `streams` says whether
+    /// compressed ones serve their games (a pass over the whole file, in
+    /// order: right for a bulk export, wrong for a lookup of a few games).
+    pub fn new(dir: &Path, manifest: &Manifest, streams: bool) -> Originals {
+        let sources = manifest.sources.iter().map(|s| (s.id, s.clone())).collect();
+        Originals { dir: dir.to_path_buf(), sources, opened: HashMap::new(), streams, stream: None }
+    }
+
+    /// A game's text as `dupes` reads it ([`span`]: the first game of a
+    /// file with the bytes before it), from its source; `None` when the
+    /// source cannot serve it.
+    pub fn own(&mut self, game: &StoredGame) -> Option<Vec<u8>> {
+        let (start, end) = span(game)?;
+        self.bytes(game.source_id, start, end)
+    }
+
+    /// A game's text as `filter` writes it: its own bytes, ending with a
+    /// blank line, or written from what is stored.
+    pub fn text(&mut self, game: &StoredGame) -> anyhow::Result<Vec<u8>> {
+        let end = game.offset.checked_add(game.length);
+        if let Some(mut text) = end.and_then(|end| self.bytes(game.source_id, game.offset, end)) {
+            if !text.ends_with(b"\n") {
+                text.extend_from_slice(b"\n\n");
+            }
+            return Ok(text);
+        }
+        scan::pgn(game)
+    }
+
+    /// The bytes `start..end` of a source's uncompressed text.
+    fn bytes(&mut self, id: u32, start: u64, end: u64) -> Option<Vec<u8>> {
+        if !self.opened.contains_key(&id) {
+            let opened = self.open(id);
+            self.opened.insert(id, opened);
+        }
+        match self.opened.get(&id)? {
+            Opened::Plain(file, size) => {
+                if end > *size {
+                    return None;
+                }
+                let mut file = file;
+                file.seek(SeekFrom::Start(start)).ok()?;
+                // Read as it comes, not allocated from the stored length.
+                let mut text = Vec::new();
+                file.take(end - start).read_to_end(&mut text).ok()?;
+                (text.len() as u64 == end - start).then_some(text)
+            }
+            Opened::Compressed(path) => {
+                let path = path.clone();
+                let text = self.stream_bytes(id, &path, start, end);
+                if text.is_none() {
+                    // Failed or cut short: its later games come from the
+                    // columns, not from a stream that may be corrupt.
+                    self.opened.insert(id, Opened::Gone);
+                    self.stream = None;
+                }
+                text
+            }
+            Opened::Gone => None,
+        }
+    }
+
+    /// The bytes `start..end` of a compressed source, read on from where
+    /// its stream is (restarted from the beginning when it has passed
+    /// `start` or reads another source).
+    fn stream_bytes(&mut self, id: u32, path: &Path, start: u64, end: u64) -> Option<Vec<u8>> {
+        if self.stream.as_ref().is_none_or(|s| s.id != id || s.at > start) {
+            self.stream = None;
+            let source::Input::Stream(reader) = source::open(path, Arc::new(|_| {})).ok()? else {
+                return None;
+            };
+            self.stream = Some(Stream { id, reader, at: 0 });
+        }
+        let stream = self.stream.as_mut()?;
+        let gap = start - stream.at;
+        let skipped = io::copy(&mut (&mut stream.reader).take(gap), &mut io::sink()).ok()?;
+        let mut text = Vec::new();
+        let read = (&mut stream.reader).take(end - start).read_to_end(&mut text).ok()?;
+        stream.at = start + read as u64;
+        (skipped == gap && read as u64 == end - start).then_some(text)
+    }
+
+    /// Looks a source up: as its path was given to `db build` (relative to
+    /// where that ran), then from the database's directory's parent; it
+    /// must have the size and digest the manifest has.
+    fn open(&self, id: u32) -> Opened {
+        let Some(source) = self.sources.get(&id) else { return Opened::Gone };
+        let given = Path::new(&source.path);
+        let found = [given.to_path_buf(), self.dir.join("..").join(given)].into_iter().find(|p| {
+            fs::metadata(p).is_ok_and(|m| m.is_file() && m.len() == source.size)
+                && manifest::digest(p).is_ok_and(|(_, sha)| sha == source.sha256)
+        });
+        let Some(path) = found else { return Opened::Gone };
+        match source::is_compressed(&path) {
+            Ok(false) => match File::open(&path) {
+                Ok(file) => Opened::Plain(file, source.size),
+                Err(_) => Opened::Gone,
+            },
+            Ok(true) if self.streams => Opened::Compressed(path),
+            _ => Opened::Gone,
+        }
+    }
+}
+
+/// The span of a game's text as the replay showed it to observers
+/// (`GameEnd`'s `text`: the first game of a file with the bytes before
+/// it), as byte offsets into its source's (uncompressed) bytes.
+fn span(game: &StoredGame) -> Option<(u64, u64)> {
+    let start = if game.record.index == 1 { 0 } else { game.offset };
+    Some((start, game.offset.checked_add(game.length)?))
+}
