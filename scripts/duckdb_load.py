@@ -280,9 +280,18 @@ def database(duckdb, label, inputs, arbiter, tmp, db_conn, replay_at_most=None):
             check(label, signed == final_key,
                   f"game {game_id}: final_key {final_key}, polyglot hash {signed}")
             keyed += 1
+            # `arbiter key`, which SQL users run, prints the same (for a
+            # sample: a process each).
+            if keyed <= 40:
+                printed = subprocess.run([arbiter, "key", final_fen], check=True, cwd=ROOT,
+                                         capture_output=True, text=True).stdout.strip()
+                check(label, printed == str(signed),
+                      f"game {game_id}: arbiter key {final_fen!r} printed {printed}, "
+                      f"polyglot hash {signed}")
     print(f"duckdb_load: {label}: database of {rows} games reads in DuckDB with the documented "
           f"types; {decoded} games' moves decode with python-chess to their final position, "
-          f"and {keyed} final keys are python-chess's polyglot hashes")
+          f"and {keyed} final keys are python-chess's polyglot hashes (the first "
+          f"{min(keyed, 40)} printed by `arbiter key`)")
 
 
 def main():

@@ -128,10 +128,16 @@ pub enum Command {
     /// unreadable inputs or illegal positions. The counts include the
     /// positions labelled dead that the per-ply pre-filter would skip.
     Winnable(WinnableArgs),
+    /// Print the key of a position as the game database stores it (the
+    /// `positions` files' `key`, the `final_key` column): the 64-bit
+    /// polyglot Zobrist hash of its FIDE identity, as a signed integer, so
+    /// that SQL finds a position in DuckDB or Spark without arbiter.
+    Key(KeyArgs),
     /// A game database: Parquet files that DuckDB, Polars, pandas, Spark
     /// and Trino read as they are, built once from PGN (`db build`) and
     /// queried again without it (`db info`, `db stats`, `db search`, `db
-    /// export`). Layout and columns: docs/DATABASE.md.
+    /// find`, `db tree`, `db dupes`, `db export`). Layout and columns:
+    /// docs/DATABASE.md.
     #[cfg(feature = "db")]
     Db(DbArgs),
     /// Print a shell completion script for SHELL on standard output.
@@ -825,8 +831,8 @@ pub enum DbCommand {
     Find(DbFindArgs),
     /// Print the key of a position, as the `positions` files and the
     /// `final_key` column store it (a signed 64-bit integer), for queries
-    /// in SQL.
-    Key(DbKeyArgs),
+    /// in SQL: the same as `arbiter key`.
+    Key(KeyArgs),
     /// The moves played from a position, as `arbiter tree --fen FEN` counts
     /// them on the sources (the position, then the moves of the next
     /// `--depth` plies with their games, results, ratings and years): at
@@ -910,11 +916,11 @@ pub struct DbDupesArgs {
     pub min_plies: u32,
 }
 
-/// Arguments of `db key`.
-#[cfg(feature = "db")]
+/// Arguments of `key` and `db key`.
 #[derive(Debug, Args)]
-pub struct DbKeyArgs {
-    /// The position, in FEN.
+pub struct KeyArgs {
+    /// The position, in FEN (standard chess or Chess960; en passant counts
+    /// only when a capture is legal, as in the Laws' identity).
     #[arg(value_name = "FEN")]
     pub fen: String,
 }

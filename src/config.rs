@@ -130,7 +130,8 @@ impl Config {
             | Command::Split(_)
             | Command::Completions(_)
             | Command::Man(_)
-            | Command::Winnable(_) => return Ok(Config::none()),
+            | Command::Winnable(_)
+            | Command::Key(_) => return Ok(Config::none()),
         };
         let selection = selection(select, &[]).map_err(anyhow::Error::msg)?;
         let mut replay = replay;

@@ -51,10 +51,7 @@ pub(super) fn run(args: DbArgs, run: &super::Run) -> anyhow::Result<ExitStatus> 
         DbCommand::Find(args) => find(&args, run),
         DbCommand::Tree(args) => tree(&args, run),
         DbCommand::Dupes(args) => dupes(&args, run),
-        DbCommand::Key(args) => {
-            writeln!(io::stdout().lock(), "{}", key_of(&args.fen)?)?;
-            Ok(ExitStatus::Clean)
-        }
+        DbCommand::Key(args) => super::key::run(&args),
     }
 }
 
@@ -346,7 +343,7 @@ fn export(args: &DbExportArgs, run: &super::Run) -> anyhow::Result<ExitStatus> {
 /// which the game stood in the position.
 fn find(args: &DbFindArgs, run: &super::Run) -> anyhow::Result<ExitStatus> {
     let manifest = Manifest::open(&args.dir)?;
-    let key = key_of(&args.fen)?;
+    let key = super::key::of(&args.fen)?;
     let target = Identity::parse(&args.fen).map_err(anyhow::Error::msg)?;
     let limit = usize::try_from(args.limit.unwrap_or(u64::MAX)).unwrap_or(usize::MAX);
     // A lookup: a compressed source is not decompressed for a few games.
@@ -415,7 +412,7 @@ fn tree(args: &DbTreeArgs, run: &super::Run) -> anyhow::Result<ExitStatus> {
     let moves: Vec<String> = args.moves.iter().cloned().collect();
     let root = Root::parse(&fens, &moves).map_err(anyhow::Error::msg)?;
     let key = match &args.fen {
-        Some(fen) => key_of(fen)?,
+        Some(fen) => super::key::of(fen)?,
         None => {
             // The start position, or the one after `--moves`.
             let mut pos = shakmaty::Chess::default();
@@ -527,16 +524,6 @@ fn unique(
         bail!("the database changed while it was read ({games} games, then {seen})");
     }
     Ok(store.finish(dropped)?)
-}
-
-/// The key of a FEN's position, as the positions files store it.
-fn key_of(fen: &str) -> anyhow::Result<i64> {
-    use shakmaty::{CastlingMode, Chess, fen::Fen};
-    let parsed: Fen = fen.trim().parse().with_context(|| format!("--fen {fen}"))?;
-    let pos: Chess = parsed
-        .into_position(CastlingMode::Chess960)
-        .with_context(|| format!("--fen {fen}: not a legal position"))?;
-    Ok(crate::chess::identity::position_hash(&pos) as i64)
 }
 
 /// Hands each game of the database that the predicates select to `each`,

@@ -11,6 +11,7 @@ mod filter;
 mod fmt;
 mod games;
 mod generate;
+mod key;
 mod merge;
 mod split;
 mod stats;
@@ -102,6 +103,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitStatus> {
         Command::Tree(args) => tree::run(args, &run),
         Command::Split(args) => split::run(args),
         Command::Winnable(args) => winnable::run(args),
+        Command::Key(args) => key::run(&args),
         #[cfg(feature = "db")]
         Command::Db(args) => db::run(args, &run),
         Command::Completions(args) => generate::completions(args.shell),

@@ -446,3 +446,32 @@ fn find_answers_from_the_positions_files_what_filter_fen_finds() {
     let bad = run(&["db", "find", path(indexed.path()), "--fen", "not a fen"]);
     assert_eq!(bad.code, Some(2));
 }
+
+#[test]
+fn key_prints_the_identity_of_a_position_as_db_key_does() {
+    let key = |args: &[&str]| {
+        let out = run(args);
+        assert_eq!(out.code, Some(0), "{args:?}: {}", out.stderr);
+        out.stdout.trim().parse::<i64>().unwrap()
+    };
+    // The start position's polyglot hash (0x463b96181691fc9c), signed.
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    assert_eq!(key(&["key", start]), 0x463b_9618_1691_fc9c_u64 as i64);
+    // After 1. e4 (polyglot's own example): the en passant square counts
+    // only when a capture is legal, which no black pawn can make here.
+    let e4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1";
+    assert_eq!(key(&["key", e4]), key(&["key", &e4.replace(" e3 ", " - ")]));
+    assert_eq!(key(&["key", e4]), 0x823c_9b50_fd11_4196_u64 as i64);
+    // After 1. e4 d5 2. e5 f5 the capture exf6 is legal: another position.
+    let f5 = "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3";
+    assert_eq!(key(&["key", f5]), 0x22a4_8b5a_8e47_ff78_u64 as i64);
+    assert_ne!(key(&["key", f5]), key(&["key", &f5.replace(" f6 ", " - ")]));
+    // The move counters are not part of a position; `db key` is the same.
+    assert_eq!(key(&["key", &start.replace(" 0 1", " 7 30")]), key(&["key", start]));
+    assert_eq!(key(&["db", "key", f5]), key(&["key", f5]));
+    for bad in ["not a fen", "8/8/8/8/8/8/8/8 w - - 0 1"] {
+        let out = run(&["key", bad]);
+        assert_eq!(out.code, Some(2), "{bad}");
+        assert!(out.stderr.contains(bad), "{}", out.stderr);
+    }
+}
