@@ -128,10 +128,12 @@ pub enum Command {
     /// unreadable inputs or illegal positions. The counts include the
     /// positions labelled dead that the per-ply pre-filter would skip.
     Winnable(WinnableArgs),
-    /// Print the key of a position as the game database stores it (the
-    /// `positions` files' `key`, the `final_key` column): the 64-bit
-    /// polyglot Zobrist hash of its FIDE identity, as a signed integer, so
-    /// that SQL finds a position in DuckDB or Spark without arbiter.
+    /// Print a position's key as the game database stores it, for SQL.
+    ///
+    /// The key (the `positions` files' `key`, the `final_key` column) is
+    /// the 64-bit polyglot Zobrist hash of the position's FIDE identity,
+    /// printed as a signed integer, so that DuckDB or Spark find a position
+    /// without arbiter.
     Key(KeyArgs),
     /// A game database: Parquet files that DuckDB, Polars, pandas, Spark
     /// and Trino read as they are, built once from PGN (`db build`) and
