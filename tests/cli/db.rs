@@ -3,8 +3,9 @@
 //! new inputs become new shards; `db stats` equals `stats`; `db search`
 //! selects what `filter` selects; `db export` gives back every game, byte
 //! for byte while the sources are there, and the same games from the
-//! stored moves when they are not. DuckDB's reading of the files is
-//! checked by `scripts/duckdb_load.py`.
+//! stored moves when they are not; a damaged file of any kind is an
+//! error, never a panic; `key` prints the key the files store. DuckDB's
+//! reading of the files is checked by `scripts/duckdb_load.py`.
 
 use std::{fs, path::Path};
 
@@ -370,6 +371,78 @@ fn bad_uses_and_corrupt_databases_are_errors_not_panics() {
     let run = run(&["db", "search", path(dir.path())]);
     assert_eq!(run.code, Some(2));
     assert!(run.stderr.contains("part-000001.parquet"), "{}", run.stderr);
+}
+
+#[test]
+fn damaged_files_of_every_kind_are_errors_never_panics() {
+    // Bytes overwritten all along each kind of file (pages, then the
+    // footer and its length): every command that reads it ends with a
+    // status, never a panic, a signal or a hang.
+    let work = tempfile::tempdir().unwrap();
+    let base = work.path().join("base");
+    build(&[fixture("sample.pgn")], &base, &["--positions", "--tree=1"]);
+    let e4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
+    let out = work.path().join("out.pgn");
+    let kinds: [(&str, &[&[&str]]); 3] = [
+        (
+            "games/part-000001.parquet",
+            &[
+                &["db", "search", "D", "--material", "KRvK"],
+                &["db", "export", "D", "-o", path(&out)],
+            ],
+        ),
+        ("positions/part-000001-001.parquet", &[&["db", "find", "D", "--fen", e4, "--count"]]),
+        ("tree/part-000001.parquet", &[&["db", "tree", "D", "--fen", e4]]),
+    ];
+    let damaged = work.path().join("damaged");
+    let (mut runs, mut refused) = (0, 0);
+    for (file, commands) in kinds {
+        let bytes = fs::read(base.join(file)).unwrap();
+        let len = bytes.len();
+        let mut places: Vec<usize> = (1..12).map(|i| i * len / 12).collect();
+        places.extend([len - 8, len - 6, len - 40, len - 200]);
+        for place in places {
+            let _ = fs::remove_dir_all(&damaged);
+            for dir in ["games", "positions", "tree", "stats"] {
+                fs::create_dir_all(damaged.join(dir)).unwrap();
+            }
+            for entry in walk(&base) {
+                let relative = entry.strip_prefix(&base).unwrap();
+                fs::copy(&entry, damaged.join(relative)).unwrap();
+            }
+            let mut bad = bytes.clone();
+            for (i, byte) in bad[place..(place + 16).min(len)].iter_mut().enumerate() {
+                *byte ^= 0x5a ^ i as u8;
+            }
+            fs::write(damaged.join(file), &bad).unwrap();
+            for command in commands {
+                let args: Vec<&str> =
+                    command.iter().map(|&a| if a == "D" { path(&damaged) } else { a }).collect();
+                let result = run(&args);
+                assert!(
+                    matches!(result.code, Some(0..=2)) && !result.stderr.contains("panicked"),
+                    "{file} damaged at {place} of {len}: {args:?} ended {:?}: {}",
+                    result.code,
+                    result.stderr
+                );
+                runs += 1;
+                refused += usize::from(result.code == Some(2));
+            }
+        }
+    }
+    assert_eq!(runs, 15 * 4);
+    // The damage is seen, not read past: most runs say the file is bad.
+    assert!(refused > runs / 2, "{refused} of {runs} runs refused a damaged file");
+}
+
+/// The files under `dir`, at any depth.
+fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut files = Vec::new();
+    for entry in fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() { files.extend(walk(&path)) } else { files.push(path) }
+    }
+    files
 }
 
 /// The ply after which a FEN's position stands when it is reached by the
