@@ -93,6 +93,8 @@ fn build(args: &DbBuildArgs, run: &super::Run) -> anyhow::Result<ExitStatus> {
             );
         }
         let name = source::display(path);
+        // Before the digest: a change while it is read gives another time.
+        let modified = manifest::modified(path);
         let (size, sha256) = match manifest::digest(path) {
             Ok(digest) => digest,
             Err(error) => {
@@ -108,7 +110,15 @@ fn build(args: &DbBuildArgs, run: &super::Run) -> anyhow::Result<ExitStatus> {
             continue;
         }
         let predicates = run.config.selection.arguments().to_vec();
-        added.push(Source { id: next_id, path: name, size, sha256, games: 0, predicates });
+        added.push(Source {
+            id: next_id,
+            path: name,
+            size,
+            sha256,
+            modified,
+            games: 0,
+            predicates,
+        });
         files.push(path.clone());
         next_id += 1;
     }

@@ -73,6 +73,12 @@ pub struct Source {
     pub size: u64,
     /// The SHA-256 of its bytes as stored, in hexadecimal.
     pub sha256: String,
+    /// Its modification time when it was read, in nanoseconds since the
+    /// Unix epoch: a file of the same size and time is taken as unchanged
+    /// without digesting it again (a lookup's games read from a large
+    /// source). Absent where the file system gives none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub modified: Option<i64>,
     /// Games of it in the database.
     pub games: u64,
     /// The predicates `db build` stored its games under, as arguments
@@ -201,6 +207,14 @@ impl Manifest {
     pub fn shard_paths(&self, dir: &Path) -> Vec<PathBuf> {
         self.shards.iter().map(|s| dir.join(&s.games)).collect()
     }
+}
+
+/// The modification time of the file at `path`, in nanoseconds since the
+/// Unix epoch, where the file system gives one.
+pub fn modified(path: &Path) -> Option<i64> {
+    let time = fs::metadata(path).ok()?.modified().ok()?;
+    let since = time.duration_since(std::time::UNIX_EPOCH).ok()?;
+    i64::try_from(since.as_nanos()).ok()
 }
 
 /// The size and SHA-256 (hexadecimal) of the file at `path`.

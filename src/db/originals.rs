@@ -5,9 +5,10 @@
 //! compressed file cannot be read at an offset. Otherwise the game is
 //! written from its stored columns ([`scan::pgn`]).
 //!
-//! A source is looked up and checked against the manifest's size and
-//! digest only when one of its games is first asked for, so a query that
-//! hits one source never reads the others.
+//! A source is looked up and checked against the manifest only when one
+//! of its games is first asked for, so a query that hits one source never
+//! reads the others: the same size and modification time, or else the
+//! same SHA-256, which reads the whole file.
 
 use std::{
     collections::HashMap,
@@ -140,13 +141,15 @@ impl Originals {
 
     /// Looks a source up: as its path was given to `db build` (relative to
     /// where that ran), then from the database's directory's parent; it
-    /// must have the size and digest the manifest has.
+    /// must have the size the manifest has, and its modification time or,
+    /// failing that, its digest.
     fn open(&self, id: u32) -> Opened {
         let Some(source) = self.sources.get(&id) else { return Opened::Gone };
         let given = Path::new(&source.path);
         let found = [given.to_path_buf(), self.dir.join("..").join(given)].into_iter().find(|p| {
             fs::metadata(p).is_ok_and(|m| m.is_file() && m.len() == source.size)
-                && manifest::digest(p).is_ok_and(|(_, sha)| sha == source.sha256)
+                && (source.modified.is_some_and(|time| manifest::modified(p) == Some(time))
+                    || manifest::digest(p).is_ok_and(|(_, sha)| sha == source.sha256))
         });
         let Some(path) = found else { return Opened::Gone };
         match source::is_compressed(&path) {

@@ -548,3 +548,34 @@ fn key_prints_the_identity_of_a_position_as_db_key_does() {
         assert!(out.stderr.contains(bad), "{}", out.stderr);
     }
 }
+
+#[test]
+fn a_source_changed_since_the_build_is_not_read_back() {
+    let work = tempfile::tempdir().unwrap();
+    let source = work.path().join("games.pgn");
+    let original = fs::read(fixture("sample.pgn")).unwrap();
+    fs::write(&source, &original).unwrap();
+    let dir = work.path().join("db");
+    build(&[path(&source).to_owned()], &dir, &["--positions=2"]);
+    // The time is recorded, so that a lookup need not digest the file.
+    assert!(manifest(&dir)["sources"][0]["modified"].as_i64().is_some());
+    let e4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
+    let find = || run(&["db", "find", path(&dir), "--fen", e4, "--limit", "1"]).stdout;
+    let own = run(&["filter", "-q", "--fen", e4, path(&source)]).stdout;
+    let first = own.split("\n\n[Event").next().unwrap();
+    assert!(find().starts_with(first) && first.contains("cRazyr00k"), "{}", find());
+    // The same size, another time: the digest differs, so the game is
+    // written from what is stored (the player as stored, no comment).
+    let changed =
+        String::from_utf8(original.clone()).unwrap().replacen("cRazyr00k", "CHANGED00", 1);
+    fs::write(&source, changed).unwrap();
+    let when = std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_000_000_000);
+    fs::File::options().write(true).open(&source).unwrap().set_modified(when).unwrap();
+    let written = find();
+    assert!(written.contains("cRazyr00k") && !written.contains("CHANGED00"), "{written}");
+    assert!(!written.starts_with(first), "the stored game is written in export format");
+    // Back as it was, at yet another time: the digest is the same again.
+    fs::write(&source, &original).unwrap();
+    fs::File::options().write(true).open(&source).unwrap().set_modified(when).unwrap();
+    assert!(find().starts_with(first));
+}
