@@ -921,8 +921,9 @@ pub struct DbDupesArgs {
 /// Arguments of `key` and `db key`.
 #[derive(Debug, Args)]
 pub struct KeyArgs {
-    /// The position, in FEN (standard chess or Chess960; en passant counts
-    /// only when a capture is legal, as in the Laws' identity).
+    /// The position, in FEN: chess or Chess960 (a variant's position,
+    /// with pockets or check counters, is refused); en passant counts only
+    /// when a capture is legal, as in the Laws' identity.
     #[arg(value_name = "FEN")]
     pub fen: String,
 }

@@ -3,7 +3,7 @@
 
 use std::io::{self, Write};
 
-use anyhow::Context;
+use anyhow::{Context, bail};
 use shakmaty::{CastlingMode, Chess, fen::Fen};
 
 use crate::{chess::identity, cli::KeyArgs, exit::ExitStatus};
@@ -19,6 +19,15 @@ pub(super) fn run(args: &KeyArgs) -> anyhow::Result<ExitStatus> {
 /// an unsigned 64-bit column as a decimal).
 pub(super) fn of(fen: &str) -> anyhow::Result<i64> {
     let parsed: Fen = fen.trim().parse().with_context(|| format!("FEN {fen:?}"))?;
+    // A variant's key hashes its pockets or check counters too, which a
+    // chess position has not: refused rather than given the board's key.
+    let setup = parsed.as_setup();
+    if setup.pockets.is_some() || setup.remaining_checks.is_some() {
+        bail!(
+            "FEN {fen:?}: has pockets or check counters (crazyhouse, three-check): \
+             keys are printed for chess and Chess960 positions only"
+        );
+    }
     let pos: Chess = parsed
         .into_position(CastlingMode::Chess960)
         .with_context(|| format!("FEN {fen:?}: not a legal position"))?;

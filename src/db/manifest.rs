@@ -74,9 +74,9 @@ pub struct Source {
     /// The SHA-256 of its bytes as stored, in hexadecimal.
     pub sha256: String,
     /// Its modification time when it was read, in nanoseconds since the
-    /// Unix epoch: a file of the same size and time is taken as unchanged
-    /// without digesting it again (a lookup's games read from a large
-    /// source). Absent where the file system gives none.
+    /// Unix epoch: a lookup (`db find`) reads games from a file of the
+    /// same size and time without digesting it again, checking each by a
+    /// replay. Absent where the file system gives none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub modified: Option<i64>,
     /// Games of it in the database.

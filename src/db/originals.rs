@@ -5,10 +5,12 @@
 //! compressed file cannot be read at an offset. Otherwise the game is
 //! written from its stored columns ([`scan::pgn`]).
 //!
-//! A source is looked up and checked against the manifest only when one
-//! of its games is first asked for, so a query that hits one source never
-//! reads the others: the same size and modification time, or else the
-//! same SHA-256, which reads the whole file.
+//! A source is looked up only when one of its games is first asked for,
+//! so a query that hits one source never reads the others. A bulk read
+//! checks the source's SHA-256 (it reads the whole file anyway); a lookup
+//! trusts a file of the same size and modification time instead, and
+//! checks each game it reads by replaying it: the same tags and moves as
+//! stored, else the stored game is written.
 
 use std::{
     collections::HashMap,
@@ -20,10 +22,20 @@ use std::{
 
 use super::{
     manifest::{self, Manifest, Source},
+    row::RowMaker,
     scan,
     table::StoredGame,
 };
-use crate::source;
+use crate::{
+    pgn::chunk::{Chunk, MAX_GAME},
+    replay::{ReplayOptions, Replayer},
+    source,
+};
+
+/// The longest span read back: a game's stored length is bounded by the
+/// parser's limit (a game past it is cut where a game certainly begins),
+/// so a longer one is a damaged database, which must not make memory grow.
+const MAX_SPAN: u64 = 4 * MAX_GAME as u64;
 
 /// The sources of a database, opened as their games are asked for.
 pub struct Originals {
@@ -41,8 +53,9 @@ pub struct Originals {
 /// A source, once looked up.
 enum Opened {
     /// Uncompressed and unchanged: read at offsets (its size bounds what
-    /// is read).
-    Plain(File, u64),
+    /// is read); each game checked by a replay when the file was trusted
+    /// by its size and time, not its digest.
+    Plain { file: File, size: u64, check: bool },
     /// Compressed and unchanged, at this path.
     Compressed(PathBuf),
     /// Missing, changed, unreadable, or compressed when streams are off.
@@ -73,11 +86,14 @@ impl Originals {
         self.bytes(game.source_id, start, end)
     }
 
-    /// A game's text as `filter` writes it: its own bytes, ending with a
-    /// blank line, or written from what is stored.
+    /// A game's text as `filter` writes it: its own bytes (with a line
+    /// break after the last game of a file that has none), or written
+    /// from what is stored.
     pub fn text(&mut self, game: &StoredGame) -> anyhow::Result<Vec<u8>> {
         let end = game.offset.checked_add(game.length);
-        if let Some(mut text) = end.and_then(|end| self.bytes(game.source_id, game.offset, end)) {
+        if let Some(mut text) = end.and_then(|end| self.bytes(game.source_id, game.offset, end))
+            && (!self.checked(game.source_id) || same_game(&text, game))
+        {
             if !text.ends_with(b"\n") {
                 text.extend_from_slice(b"\n\n");
             }
@@ -86,14 +102,22 @@ impl Originals {
         scan::pgn(game)
     }
 
+    /// Whether a source's games are checked one by one.
+    fn checked(&self, id: u32) -> bool {
+        matches!(self.opened.get(&id), Some(Opened::Plain { check: true, .. }))
+    }
+
     /// The bytes `start..end` of a source's uncompressed text.
     fn bytes(&mut self, id: u32, start: u64, end: u64) -> Option<Vec<u8>> {
+        if end.checked_sub(start)? > MAX_SPAN {
+            return None;
+        }
         if !self.opened.contains_key(&id) {
             let opened = self.open(id);
             self.opened.insert(id, opened);
         }
         match self.opened.get(&id)? {
-            Opened::Plain(file, size) => {
+            Opened::Plain { file, size, .. } => {
                 if end > *size {
                     return None;
                 }
@@ -140,27 +164,45 @@ impl Originals {
     }
 
     /// Looks a source up: as its path was given to `db build` (relative to
-    /// where that ran), then from the database's directory's parent; it
-    /// must have the size the manifest has, and its modification time or,
-    /// failing that, its digest.
+    /// where that ran), then from the database's directory's parent. It
+    /// must have the size the manifest has, and its digest; a lookup
+    /// (no streams) takes an uncompressed file of the same modification
+    /// time instead, checking its games one by one, and never digests a
+    /// compressed one, which it would not read.
     fn open(&self, id: u32) -> Opened {
         let Some(source) = self.sources.get(&id) else { return Opened::Gone };
         let given = Path::new(&source.path);
-        let found = [given.to_path_buf(), self.dir.join("..").join(given)].into_iter().find(|p| {
-            fs::metadata(p).is_ok_and(|m| m.is_file() && m.len() == source.size)
-                && (source.modified.is_some_and(|time| manifest::modified(p) == Some(time))
-                    || manifest::digest(p).is_ok_and(|(_, sha)| sha == source.sha256))
-        });
-        let Some(path) = found else { return Opened::Gone };
-        match source::is_compressed(&path) {
-            Ok(false) => match File::open(&path) {
-                Ok(file) => Opened::Plain(file, source.size),
-                Err(_) => Opened::Gone,
-            },
-            Ok(true) if self.streams => Opened::Compressed(path),
-            _ => Opened::Gone,
+        for path in [given.to_path_buf(), self.dir.join("..").join(given)] {
+            if !fs::metadata(&path).is_ok_and(|m| m.is_file() && m.len() == source.size) {
+                continue;
+            }
+            let Ok(compressed) = source::is_compressed(&path) else { continue };
+            if compressed && !self.streams {
+                return Opened::Gone;
+            }
+            let timed = !self.streams
+                && source.modified.is_some_and(|time| manifest::modified(&path) == Some(time));
+            if !timed && !manifest::digest(&path).is_ok_and(|(_, sha)| sha == source.sha256) {
+                continue;
+            }
+            return match (compressed, File::open(&path)) {
+                (true, _) => Opened::Compressed(path),
+                (false, Ok(file)) => Opened::Plain { file, size: source.size, check: timed },
+                (false, Err(_)) => Opened::Gone,
+            };
         }
+        Opened::Gone
     }
+}
+
+/// Whether `text` is the stored game: one game, with the same tags and
+/// the same stored moves once replayed as `db build` replayed it.
+fn same_game(text: &[u8], game: &StoredGame) -> bool {
+    let chunk = Chunk::from_bytes("", text.to_vec());
+    let options = ReplayOptions { final_fen: true, ..ReplayOptions::default() };
+    let mut rows = Vec::new();
+    Replayer::new(options).replay(&chunk, &mut RowMaker::new(None), |_, row| rows.push(row));
+    matches!(&rows[..], [row] if row.header == game.header && row.moves == game.moves)
 }
 
 /// The span of a game's text as the replay showed it to observers

@@ -542,7 +542,14 @@ fn key_prints_the_identity_of_a_position_as_db_key_does() {
     // The move counters are not part of a position; `db key` is the same.
     assert_eq!(key(&["key", &start.replace(" 0 1", " 7 30")]), key(&["key", start]));
     assert_eq!(key(&["db", "key", f5]), key(&["key", f5]));
-    for bad in ["not a fen", "8/8/8/8/8/8/8/8 w - - 0 1"] {
+    // Not a chess position: no kings; a crazyhouse pocket; three-check's
+    // counters (their keys hash those too).
+    for bad in [
+        "not a fen",
+        "8/8/8/8/8/8/8/8 w - - 0 1",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[Pp] w KQkq - 0 1",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 3+3 0 1",
+    ] {
         let out = run(&["key", bad]);
         assert_eq!(out.code, Some(2), "{bad}");
         assert!(out.stderr.contains(bad), "{}", out.stderr);
@@ -578,4 +585,32 @@ fn a_source_changed_since_the_build_is_not_read_back() {
     fs::write(&source, &original).unwrap();
     fs::File::options().write(true).open(&source).unwrap().set_modified(when).unwrap();
     assert!(find().starts_with(first));
+    // Changed at the same size and given back the time the manifest has
+    // (`cp -p` of another copy, a coarse clock): trusted by its time, but
+    // the game read does not replay to the stored one, so it is written.
+    let recorded = manifest(&dir)["sources"][0]["modified"].as_u64().unwrap();
+    let shifted = [b"\n\n\n".as_slice(), &original[..original.len() - 3]].concat();
+    let renamed =
+        String::from_utf8(original.clone()).unwrap().replacen("cRazyr00k", "CHANGED00", 1);
+    for text in [shifted, renamed.into_bytes()] {
+        fs::write(&source, &text).unwrap();
+        let at = std::time::UNIX_EPOCH + std::time::Duration::from_nanos(recorded);
+        fs::File::options().write(true).open(&source).unwrap().set_modified(at).unwrap();
+        assert_eq!(manifest_time(&source), recorded, "the time is set back");
+        let written = find();
+        assert!(written.contains("cRazyr00k") && !written.contains("CHANGED00"), "{written}");
+        assert!(!written.starts_with(first), "{written}");
+    }
+    // A bulk read digests instead: the changed file is not read.
+    let out = work.path().join("export.pgn");
+    let export = run(&["db", "export", "-q", path(&dir), "-o", path(&out)]);
+    assert_eq!(export.code, Some(0), "{}", export.stderr);
+    let exported = fs::read_to_string(&out).unwrap();
+    assert!(!exported.contains("CHANGED00") && exported.contains("cRazyr00k"));
+}
+
+/// A file's modification time in nanoseconds, as the manifest writes it.
+fn manifest_time(file: &Path) -> u64 {
+    let time = fs::metadata(file).unwrap().modified().unwrap();
+    time.duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos() as u64
 }
