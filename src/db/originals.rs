@@ -78,7 +78,7 @@ impl Originals {
         Originals { dir: dir.to_path_buf(), sources, opened: HashMap::new(), streams, stream: None }
     }
 
-    /// A game's text as `dupes` reads it ([`span`]: the first game of a
+    /// A game's text as `dupes` reads it (`span`: the first game of a
     /// file with the bytes before it), from its source; `None` when the
     /// source cannot serve it.
     pub fn own(&mut self, game: &StoredGame) -> Option<Vec<u8>> {
