@@ -48,7 +48,9 @@ pub(super) fn run(args: FilterArgs, run: &super::Run) -> anyhow::Result<ExitStat
     } else {
         let wtr = output.writer();
         let summary = match args.format {
-            FilterFormat::Pgn => run.games(|| GameText, &mut Limit::new(TextSink(wtr), limit))?,
+            FilterFormat::Pgn => {
+                run.games(|| GameText, &mut Limit::new(TextSink::new(wtr), limit))?
+            }
             FilterFormat::PgnExport => {
                 let mut sink = Limit::new(PgnSink::new(wtr, false), limit);
                 run.games(|| Exporter::new(run.config.replay), &mut sink)?
@@ -83,7 +85,7 @@ fn partition(
 ) -> anyhow::Result<(Summary, u64)> {
     let config = &run.config;
     let selection = &config.selection;
-    let rejects = TextSink(rejects.writer());
+    let rejects = TextSink::new(rejects.writer());
     macro_rules! go {
         ($observer:expr, $sink:expr) => {{
             let mut split = Split { selected: $sink, rejects, matched: 0 };
@@ -100,7 +102,7 @@ fn partition(
     }
     let wtr = output.writer();
     Ok(match args.format {
-        FilterFormat::Pgn => go!((), TextSink(wtr)),
+        FilterFormat::Pgn => go!((), TextSink::new(wtr)),
         FilterFormat::PgnExport => go!(Exporter::new(config.replay), PgnSink::new(wtr, false)),
         FilterFormat::Jsonl => go!((), JsonlSink::new(wtr)),
         FilterFormat::Csv => go!((), CsvSink::new(wtr)?),
@@ -173,16 +175,32 @@ impl Output {
 }
 
 /// Writes each game's own bytes.
-struct TextSink<W>(W);
+struct TextSink<W> {
+    wtr: W,
+    /// The last byte written.
+    last: Option<u8>,
+}
+
+impl<W: Write> TextSink<W> {
+    fn new(wtr: W) -> Self {
+        TextSink { wtr, last: None }
+    }
+}
 
 impl<W: Write> Sink<Vec<u8>> for TextSink<W> {
     fn record(&mut self, _: &GameRecord, text: Vec<u8>) -> io::Result<ControlFlow<()>> {
-        self.0.write_all(&text)?;
+        // The last game of a file that ends without a line break: the next
+        // game's first tag must not join its result on that line.
+        if self.last.is_some_and(|b| b != b'\n') && !text.is_empty() {
+            self.wtr.write_all(b"\n")?;
+        }
+        self.wtr.write_all(&text)?;
+        self.last = text.last().copied().or(self.last);
         Ok(ControlFlow::Continue(()))
     }
 
     fn finish(&mut self) -> io::Result<()> {
-        self.0.flush()
+        self.wtr.flush()
     }
 }
 

@@ -255,3 +255,46 @@ fn an_output_file_that_is_a_directory_is_refused_with_what_to_do() {
         assert!(run.stderr.contains("give the path of a file"), "{}", run.stderr);
     }
 }
+
+#[test]
+fn a_file_ending_without_a_line_break_does_not_join_the_next_files_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let texts = [
+        "[Event \"a\"]\n\n1. e4 e5 1-0\n",
+        "[Event \"b\"]\n\n1. d4 d5 0-1",
+        "[Event \"c\"]\n\n1. c4 c5 1/2-1/2",
+        "[Event \"d\"]\n\n1. Nf3 Nf6 *\n",
+    ];
+    let files: Vec<String> = texts
+        .iter()
+        .enumerate()
+        .map(|(i, text)| {
+            let file = dir.path().join(format!("{i}.pgn"));
+            fs::write(&file, text).unwrap();
+            file.to_str().unwrap().to_owned()
+        })
+        .collect();
+    let events = |pgn: &str| -> Vec<(String, bool)> {
+        let file = dir.path().join("read.pgn");
+        fs::write(&file, pgn).unwrap();
+        let records =
+            parse_jsonl(&run(&["games", "-q", "--format", "jsonl", file.to_str().unwrap()]).stdout);
+        records
+            .iter()
+            .map(|r| (r["event"].as_str().unwrap_or("").to_owned(), r["valid"] == true))
+            .collect()
+    };
+    let all = |names: &[&str]| -> Vec<(String, bool)> {
+        names.iter().map(|n| (n.to_string(), true)).collect()
+    };
+    let mut args = vec!["filter", "-q"];
+    args.extend(files.iter().map(String::as_str));
+    let out = run(&args);
+    assert_eq!(events(&out.stdout), all(&["a", "b", "c", "d"]), "{}", out.stdout);
+    // The games kept and the games rejected: each side reads back whole.
+    let rejects = dir.path().join("rejects.pgn");
+    args.extend(["--tag", "Event=a", "--rejects", rejects.to_str().unwrap()]);
+    let kept = run(&args);
+    assert_eq!(events(&kept.stdout), all(&["a"]));
+    assert_eq!(events(&fs::read_to_string(&rejects).unwrap()), all(&["b", "c", "d"]));
+}
