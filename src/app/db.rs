@@ -305,7 +305,7 @@ fn search(args: &DbSearchArgs, run: &super::Run) -> anyhow::Result<ExitStatus> {
         let mut originals = Originals::new(&args.dir, &manifest, true);
         let mut wtr = io::BufWriter::new(stdout);
         each_match(&args.dir, &manifest, run, |game| {
-            wtr.write_all(&originals.text(&game)?)?;
+            originals.write(&mut wtr, &game)?;
             matched += 1;
             Ok(if matched >= limit { ControlFlow::Break(()) } else { ControlFlow::Continue(()) })
         })?;
@@ -335,7 +335,7 @@ fn export(args: &DbExportArgs, run: &super::Run) -> anyhow::Result<ExitStatus> {
     {
         let wtr = output.writer();
         each_match(&args.dir, &manifest, run, |game| {
-            wtr.write_all(&originals.text(&game)?)?;
+            originals.write(wtr, &game)?;
             games += 1;
             Ok(ControlFlow::Continue(()))
         })?;
@@ -392,7 +392,7 @@ fn find(args: &DbFindArgs, run: &super::Run) -> anyhow::Result<ExitStatus> {
                 Some(Records::Csv(sink)) => sink.record_with_ints(&game.record, &[ply])?,
                 None => {
                     if let Some(originals) = &mut originals {
-                        wtr.write_all(&originals.text(&game)?)?;
+                        originals.write(&mut wtr, &game)?;
                     }
                 }
             }

@@ -8,6 +8,7 @@ use std::{
     io::{self, BufWriter, Write},
     ops::ControlFlow,
     path::Path,
+    sync::Arc,
 };
 
 use anyhow::Context;
@@ -20,7 +21,7 @@ use crate::{
     record::GameRecord,
     replay::observer::GameText,
     select::Partitioned,
-    sink::{CsvSink, JsonlSink, Limit, PgnSink, Sink, Summary, atomic::Replacement},
+    sink::{CsvSink, JsonlSink, Limit, PgnSink, Sink, Summary, atomic::Replacement, join::Joiner},
     source::InputError,
 };
 
@@ -174,28 +175,29 @@ impl Output {
     }
 }
 
-/// Writes each game's own bytes.
+/// Writes each game's own bytes, joined so that each reads back as its
+/// own (`sink::join`).
 struct TextSink<W> {
     wtr: W,
-    /// The last byte written.
-    last: Option<u8>,
+    joiner: Joiner,
+    /// The input and number of the last game written.
+    last: Option<(Arc<str>, u64)>,
 }
 
 impl<W: Write> TextSink<W> {
     fn new(wtr: W) -> Self {
-        TextSink { wtr, last: None }
+        TextSink { wtr, joiner: Joiner::default(), last: None }
     }
 }
 
 impl<W: Write> Sink<Vec<u8>> for TextSink<W> {
-    fn record(&mut self, _: &GameRecord, text: Vec<u8>) -> io::Result<ControlFlow<()>> {
-        // The last game of a file that ends without a line break: the next
-        // game's first tag must not join its result on that line.
-        if self.last.is_some_and(|b| b != b'\n') && !text.is_empty() {
-            self.wtr.write_all(b"\n")?;
-        }
-        self.wtr.write_all(&text)?;
-        self.last = text.last().copied().or(self.last);
+    fn record(&mut self, record: &GameRecord, text: Vec<u8>) -> io::Result<ControlFlow<()>> {
+        let follows = self
+            .last
+            .as_ref()
+            .is_some_and(|(file, index)| *file == record.file && index + 1 == record.index);
+        self.joiner.write(&mut self.wtr, &text, follows)?;
+        self.last = Some((record.file.clone(), record.index));
         Ok(ControlFlow::Continue(()))
     }
 

@@ -15,7 +15,7 @@
 use std::{
     collections::HashMap,
     fs::{self, File},
-    io::{self, Read, Seek, SeekFrom},
+    io::{self, Read, Seek, SeekFrom, Write},
     path::{Path, PathBuf},
     sync::Arc,
 };
@@ -29,6 +29,7 @@ use super::{
 use crate::{
     pgn::chunk::{Chunk, MAX_GAME},
     replay::{ReplayOptions, Replayer},
+    sink::join::Joiner,
     source,
 };
 
@@ -48,6 +49,10 @@ pub struct Originals {
     /// The one compressed source being read: a decoder holds a window of
     /// up to 128 MiB, so only one is kept.
     stream: Option<Stream>,
+    /// Joins the games written.
+    joiner: Joiner,
+    /// The source and number of the last game written as its own bytes.
+    last: Option<(u32, u64)>,
 }
 
 /// A source, once looked up.
@@ -75,7 +80,15 @@ impl Originals {
     /// order: right for a bulk export, wrong for a lookup of a few games).
     pub fn new(dir: &Path, manifest: &Manifest, streams: bool) -> Originals {
         let sources = manifest.sources.iter().map(|s| (s.id, s.clone())).collect();
-        Originals { dir: dir.to_path_buf(), sources, opened: HashMap::new(), streams, stream: None }
+        Originals {
+            dir: dir.to_path_buf(),
+            sources,
+            opened: HashMap::new(),
+            streams,
+            stream: None,
+            joiner: Joiner::default(),
+            last: None,
+        }
     }
 
     /// A game's text as `dupes` reads it (`span`: the first game of a
@@ -86,20 +99,33 @@ impl Originals {
         self.bytes(game.source_id, start, end)
     }
 
-    /// A game's text as `filter` writes it: its own bytes (with a line
-    /// break after the last game of a file that has none), or written
-    /// from what is stored.
-    pub fn text(&mut self, game: &StoredGame) -> anyhow::Result<Vec<u8>> {
+    /// Writes a game as `filter` writes it: its own bytes, joined to the
+    /// game before as `filter` joins them (`sink::join`: as they are when
+    /// they continue the last game's own bytes), or written from what is
+    /// stored.
+    pub fn write<W: Write + ?Sized>(
+        &mut self,
+        wtr: &mut W,
+        game: &StoredGame,
+    ) -> anyhow::Result<()> {
+        let (text, own) = self.text(game)?;
+        let here = (game.source_id, game.record.index);
+        let follows = own && self.last == Some((here.0, here.1.wrapping_sub(1)));
+        self.joiner.write(wtr, &text, follows)?;
+        self.last = own.then_some(here);
+        Ok(())
+    }
+
+    /// A game's text, and whether it is its own bytes (`false`: written
+    /// from what is stored).
+    fn text(&mut self, game: &StoredGame) -> anyhow::Result<(Vec<u8>, bool)> {
         let end = game.offset.checked_add(game.length);
-        if let Some(mut text) = end.and_then(|end| self.bytes(game.source_id, game.offset, end))
+        if let Some(text) = end.and_then(|end| self.bytes(game.source_id, game.offset, end))
             && (!self.checked(game.source_id) || same_game(&text, game))
         {
-            if !text.ends_with(b"\n") {
-                text.extend_from_slice(b"\n\n");
-            }
-            return Ok(text);
+            return Ok((text, true));
         }
-        scan::pgn(game)
+        Ok((scan::pgn(game)?, false))
     }
 
     /// Whether a source's games are checked one by one.

@@ -19,7 +19,7 @@ use std::{
     path::{Path, PathBuf},
 };
 
-use crate::sink::atomic::Replacement;
+use crate::sink::{atomic::Replacement, join::Joiner};
 
 /// Where the games' texts go until the end of the run.
 #[derive(Debug)]
@@ -32,8 +32,8 @@ pub struct Store {
     /// Each game's length in bytes, by ordinal; `u32::MAX`: in `long`.
     lengths: Vec<u32>,
     long: HashMap<u32, u64>,
-    /// The last byte written.
-    last: Option<u8>,
+    /// Joins each input's games to the last input's.
+    joiner: Joiner,
 }
 
 impl Store {
@@ -54,24 +54,15 @@ impl Store {
             wtr: BufWriter::with_capacity(1 << 20, file),
             lengths: Vec::new(),
             long: HashMap::new(),
-            last: None,
+            joiner: Joiner::default(),
         })
     }
 
     /// Adds the next game's text; `first` for the first game of an input,
-    /// which starts on a line of its own.
+    /// which is joined to the input before so that it reads back as its
+    /// own (`sink::join`: the line breaks it needs go with it).
     pub fn add(&mut self, text: &[u8], first: bool) -> io::Result<()> {
-        let mut length = text.len() as u64;
-        if first && self.last.is_some_and(|b| b != b'\n') {
-            // The input before ends without a line break: it goes with
-            // this game.
-            self.wtr.write_all(b"\n")?;
-            length += 1;
-        }
-        self.wtr.write_all(text)?;
-        if let Some(&b) = text.last() {
-            self.last = Some(b);
-        }
+        let length = self.joiner.write(&mut self.wtr, text, !first)?;
         match u32::try_from(length) {
             Ok(length) if length != u32::MAX => self.lengths.push(length),
             _ => {
@@ -180,14 +171,18 @@ mod tests {
     }
 
     #[test]
-    fn an_input_without_a_final_line_break_is_followed_by_one() {
+    fn each_input_is_joined_to_the_last_with_the_line_breaks_it_needs() {
         let dir = tempfile::tempdir().unwrap();
         let target = dir.path().join("unique.pgn");
         let mut store = Store::create(&target).unwrap();
-        for (text, first) in [("a1", true), ("b2", true), ("c3", false)] {
+        // After an input without a final line break, a tag pair needs one;
+        // moves without tags a blank line; a game of the same input none.
+        let texts =
+            [("[A \"a\"] *", true), ("[B \"b\"] *", true), ("1. e4 *", true), (" c", false)];
+        for (text, first) in texts {
             store.add(text.as_bytes(), first).unwrap();
         }
-        assert_eq!(store.finish(&[]).unwrap(), 3);
-        assert_eq!(fs::read_to_string(&target).unwrap(), "a1\nb2c3");
+        assert_eq!(store.finish(&[]).unwrap(), 4);
+        assert_eq!(fs::read_to_string(&target).unwrap(), "[A \"a\"] *\n[B \"b\"] *\n\n1. e4 * c");
     }
 }

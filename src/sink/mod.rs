@@ -7,6 +7,7 @@
 
 pub mod atomic;
 mod csv;
+pub mod join;
 mod jsonl;
 mod pgn;
 mod summary;

@@ -7,7 +7,7 @@ use std::{
     ops::ControlFlow,
 };
 
-use super::Sink;
+use super::{Sink, join::Joiner};
 use crate::{export::Export, record::GameRecord};
 
 /// Writes games in export format (or lists those that would change).
@@ -23,13 +23,23 @@ pub struct PgnSink<W: Write> {
     pub left_out: u64,
     /// Whether each game not formatted is named on standard error.
     notes: bool,
+    /// Joins the games: one copied as it is may end mid-line.
+    joiner: Joiner,
 }
 
 impl<W: Write> PgnSink<W> {
     /// Writes formatted games to `wtr`, or with `check` only the list of
     /// games that would change.
     pub fn new(wtr: W, check: bool) -> Self {
-        PgnSink { wtr, check, changed: 0, unformatted: 0, left_out: 0, notes: true }
+        PgnSink {
+            wtr,
+            check,
+            changed: 0,
+            unformatted: 0,
+            left_out: 0,
+            notes: true,
+            joiner: Joiner::default(),
+        }
     }
 
     /// Counts the games not formatted without naming each on standard
@@ -64,7 +74,7 @@ impl<W: Write> Sink<Export> for PgnSink<W> {
                 }
             }
         } else {
-            self.wtr.write_all(&export.text)?;
+            self.joiner.write(&mut self.wtr, &export.text, false)?;
         }
         Ok(ControlFlow::Continue(()))
     }

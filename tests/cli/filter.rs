@@ -257,6 +257,82 @@ fn an_output_file_that_is_a_directory_is_refused_with_what_to_do() {
 }
 
 #[test]
+fn games_from_many_files_read_back_as_themselves_in_every_output() {
+    // Each file read alone; then every command that writes games' own
+    // bytes into one output must give back the same games, whatever a
+    // file ends or starts with.
+    let dir = tempfile::tempdir().unwrap();
+    let texts: [&[u8]; 8] = [
+        b"[Event \"a\"]\n\n1. e4 e5 1-0\n",
+        b"[Event \"b\"]\n\n1. d4 d5 0-1",
+        b"1. e4 e5 2. Nf3 1-0\n\n1. d4 d5 0-1\n",
+        b"\xef\xbb\xbf[Event \"c\"]\n\n1. c4 c5 1/2-1/2\n",
+        b"*\n",
+        b"{ a comment first } 1. Nf3 Nf6 *\n",
+        b"[Event \"d\"]\r\n\r\n1. g3 g6 *\r\n",
+        b"[Event \"e\"]\n\n1. e4 (1. d4 d5",
+    ];
+    let files: Vec<String> = texts
+        .iter()
+        .enumerate()
+        .map(|(i, text)| {
+            let file = dir.path().join(format!("{i}.pgn"));
+            fs::write(&file, text).unwrap();
+            file.to_str().unwrap().to_owned()
+        })
+        .collect();
+    let games = |file: &str| -> Vec<(String, u64)> {
+        let out = run(&["games", "-q", "--format", "jsonl", file]);
+        parse_jsonl(&out.stdout)
+            .iter()
+            .map(|r| (r["event"].as_str().unwrap_or("").to_owned(), r["plies"].as_u64().unwrap()))
+            .collect()
+    };
+    let expected: Vec<(String, u64)> = files.iter().flat_map(|f| games(f)).collect();
+    assert_eq!(expected.len(), 9);
+    let out = |name: &str| dir.path().join(name).to_str().unwrap().to_owned();
+    let db = out("db");
+    let mut build = vec!["db", "build", "-q", "-o", &db];
+    build.extend(files.iter().map(String::as_str));
+    assert_eq!(run(&build).code, Some(0));
+    let (filtered, kept, rejects, unique, exported, searched) =
+        (out("f.pgn"), out("k.pgn"), out("r.pgn"), out("u.pgn"), out("e.pgn"), out("s.pgn"));
+    let mut commands: Vec<Vec<&str>> = vec![
+        vec!["filter", "-q", "-o", &filtered],
+        vec!["filter", "-q", "-o", &kept, "--rejects", &rejects, "--plies", "3.."],
+        vec!["dupes", "--unique", "-o", &unique],
+    ];
+    for command in &mut commands {
+        command.extend(files.iter().map(String::as_str));
+    }
+    commands.push(vec!["db", "export", "-q", &db, "-o", &exported]);
+    let mut written = None;
+    for command in &commands {
+        let result = run(command);
+        assert!(matches!(result.code, Some(0 | 1)), "{command:?}: {}", result.stderr);
+        if command[0] == "dupes" {
+            let said = format!("{}{}", result.stdout, result.stderr);
+            let count = said.split("wrote ").nth(1).and_then(|s| s.split(' ').next());
+            written = count.and_then(|n| n.parse::<usize>().ok());
+        }
+    }
+    let search = run(&["db", "search", &db, "--format", "pgn"]);
+    fs::write(&searched, search.stdout_bytes).unwrap();
+    for file in [&filtered, &exported, &searched] {
+        assert_eq!(games(file), expected, "{file}: {}", fs::read_to_string(file).unwrap());
+    }
+    let mut parts = [games(&kept), games(&rejects)].concat();
+    parts.sort();
+    let mut all = expected.clone();
+    all.sort();
+    assert_eq!(parts, all, "kept and rejected: every game once");
+    // `--unique` keeps as many games as it says (one of each group).
+    let written = written.expect("dupes says how many games it wrote");
+    assert!(written >= 6, "{written}");
+    assert_eq!(games(&unique).len(), written, "{}", fs::read_to_string(&unique).unwrap());
+}
+
+#[test]
 fn a_file_ending_without_a_line_break_does_not_join_the_next_files_game() {
     let dir = tempfile::tempdir().unwrap();
     let texts = [
