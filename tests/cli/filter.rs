@@ -269,8 +269,8 @@ fn games_from_many_files_read_back_as_themselves_in_every_output() {
         b"\xef\xbb\xbf[Event \"c\"]\n\n1. c4 c5 1/2-1/2\n",
         b"*\n",
         b"{ a comment first } 1. Nf3 Nf6 *\n",
-        b"[Event \"d\"]\r\n\r\n1. g3 g6 *\r\n",
         b"[Event \"e\"]\n\n1. e4 (1. d4 d5",
+        b"[Event \"d\"]\r\n\r\n1. g3 g6 *\r\n",
     ];
     let files: Vec<String> = texts
         .iter()
@@ -318,6 +318,16 @@ fn games_from_many_files_read_back_as_themselves_in_every_output() {
     }
     let search = run(&["db", "search", &db, "--format", "pgn"]);
     fs::write(&searched, search.stdout_bytes).unwrap();
+    // `fmt` writes each game in export format (a missing Event as `?`), or
+    // as it is when it cannot (the unterminated variation): the same games.
+    let formatted = out("fmt.pgn");
+    let mut fmt = vec!["fmt", "-q"];
+    fmt.extend(files.iter().map(String::as_str));
+    fs::write(&formatted, run(&fmt).stdout_bytes).unwrap();
+    let unnamed = |games: Vec<(String, u64)>| -> Vec<(String, u64)> {
+        games.into_iter().map(|(e, p)| (if e == "?" { String::new() } else { e }, p)).collect()
+    };
+    assert_eq!(unnamed(games(&formatted)), expected, "{}", fs::read_to_string(&formatted).unwrap());
     for file in [&filtered, &exported, &searched] {
         assert_eq!(games(file), expected, "{file}: {}", fs::read_to_string(file).unwrap());
     }
