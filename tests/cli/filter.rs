@@ -256,6 +256,19 @@ fn an_output_file_that_is_a_directory_is_refused_with_what_to_do() {
     }
 }
 
+/// Writes each of `texts` to a file `N.pgn` in `dir`; their paths.
+fn write_files(dir: &std::path::Path, texts: &[impl AsRef<[u8]>]) -> Vec<String> {
+    texts
+        .iter()
+        .enumerate()
+        .map(|(i, text)| {
+            let file = dir.join(format!("{i}.pgn"));
+            fs::write(&file, text).unwrap();
+            file.to_str().unwrap().to_owned()
+        })
+        .collect()
+}
+
 #[test]
 fn games_from_many_files_read_back_as_themselves_in_every_output() {
     // Each file read alone; then every command that writes games' own
@@ -272,15 +285,7 @@ fn games_from_many_files_read_back_as_themselves_in_every_output() {
         b"[Event \"e\"]\n\n1. e4 (1. d4 d5",
         b"[Event \"d\"]\r\n\r\n1. g3 g6 *\r\n",
     ];
-    let files: Vec<String> = texts
-        .iter()
-        .enumerate()
-        .map(|(i, text)| {
-            let file = dir.path().join(format!("{i}.pgn"));
-            fs::write(&file, text).unwrap();
-            file.to_str().unwrap().to_owned()
-        })
-        .collect();
+    let files = write_files(dir.path(), &texts);
     let games = |file: &str| -> Vec<(String, u64)> {
         let out = run(&["games", "-q", "--format", "jsonl", file]);
         parse_jsonl(&out.stdout)
@@ -351,15 +356,7 @@ fn a_file_ending_without_a_line_break_does_not_join_the_next_files_game() {
         "[Event \"c\"]\n\n1. c4 c5 1/2-1/2",
         "[Event \"d\"]\n\n1. Nf3 Nf6 *\n",
     ];
-    let files: Vec<String> = texts
-        .iter()
-        .enumerate()
-        .map(|(i, text)| {
-            let file = dir.path().join(format!("{i}.pgn"));
-            fs::write(&file, text).unwrap();
-            file.to_str().unwrap().to_owned()
-        })
-        .collect();
+    let files = write_files(dir.path(), &texts);
     let events = |pgn: &str| -> Vec<(String, bool)> {
         let file = dir.path().join("read.pgn");
         fs::write(&file, pgn).unwrap();
