@@ -11,6 +11,7 @@
 
 use std::borrow::Cow;
 
+use compact_str::CompactString;
 use shakmaty::{ByColor, ByRole, Color, Move, Position, Role};
 
 use super::moves;
@@ -30,13 +31,15 @@ use crate::{
 pub struct Header {
     /// `Event`, `Site`, `Date`, `Round`, `White`, `Black`, `Result`,
     /// `ECO`, `Opening`, `TimeControl`, `Termination`, `FEN`, as written
-    /// (the first of each; indexed like [`TEXT_TAGS`]).
-    pub text: [Option<String>; TEXT_TAGS.len()],
+    /// (the first of each; indexed like [`TEXT_TAGS`]). Inline up to 24
+    /// bytes: most values are shorter, and a game's dozen allocations
+    /// were a tenth of `db build`'s extra work (benches/HISTORY.md).
+    pub text: [Option<CompactString>; TEXT_TAGS.len()],
     /// `WhiteElo` and `BlackElo`, when written as a plain number.
     pub elo: [Option<i32>; 2],
     /// Every other tag in order: a second value of a tag, a rating that is
     /// not a plain number, and every tag without a column.
-    pub other: Vec<(String, String)>,
+    pub other: Vec<(CompactString, CompactString)>,
 }
 
 /// The tags with a text column of their own, in column order.
@@ -72,7 +75,7 @@ impl Header {
         for (name, value) in tags.iter() {
             if let Some(i) = TEXT_TAGS.iter().position(|&n| n == name) {
                 if header.text[i].is_none() {
-                    header.text[i] = Some(value.into_owned());
+                    header.text[i] = Some(CompactString::from(value));
                     continue;
                 }
             } else if let Some(i) = ELO_TAGS.iter().position(|&n| n == name) {
@@ -89,7 +92,7 @@ impl Header {
                     continue;
                 }
             }
-            header.other.push((name.into_owned(), value.into_owned()));
+            header.other.push((CompactString::from(name), CompactString::from(value)));
         }
         header
     }

@@ -571,7 +571,7 @@ impl<'b> Columns<'b> {
         let unsigned = |name: &str| u64::try_from(int64(name)).unwrap_or(0);
         let mut header = Header::default();
         for (slot, name) in header.text.iter_mut().zip(TEXT_COLUMNS) {
-            *slot = text(name).map(str::to_owned);
+            *slot = text(name).map(Into::into);
         }
         header.elo = [int32("white_elo"), int32("black_elo")];
         if let Some(tags) = self.map("tags").filter(|tags| tags.is_valid(i)) {
@@ -581,7 +581,7 @@ impl<'b> Columns<'b> {
             let (Some(keys), Some(values)) = (keys, values) else { bail!("tags: not text") };
             for j in 0..keys.len() {
                 let value = if values.is_valid(j) { values.value(j) } else { "" };
-                header.other.push((keys.value(j).to_owned(), value.to_owned()));
+                header.other.push((keys.value(j).into(), value.into()));
             }
         }
         let strings = |name: &str| -> Vec<String> {
