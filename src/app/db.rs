@@ -334,11 +334,21 @@ fn export(args: &DbExportArgs, run: &super::Run) -> anyhow::Result<ExitStatus> {
     let mut games = 0;
     {
         let wtr = output.writer();
-        each_match(&args.dir, &manifest, run, |game| {
-            originals.write(wtr, &game)?;
-            games += 1;
-            Ok(ControlFlow::Continue(()))
-        })?;
+        if run.config.selection.is_everything() {
+            // Every game: read by place, in full only where its own bytes
+            // cannot be read.
+            scan::places(&args.dir, &manifest, |place, full| {
+                originals.write_at(wtr, place, full)?;
+                games += 1;
+                Ok(ControlFlow::Continue(()))
+            })?;
+        } else {
+            each_match(&args.dir, &manifest, run, |game| {
+                originals.write(wtr, &game)?;
+                games += 1;
+                Ok(ControlFlow::Continue(()))
+            })?;
+        }
     }
     output.finish().with_context(|| format!("writing {}", args.output.display()))?;
     if !args.quiet {
@@ -517,13 +527,13 @@ fn unique(
     let mut originals = Originals::new(dir, manifest, true);
     let mut seen = 0;
     let mut source = None;
-    scan::games(dir, manifest, |game| {
+    scan::places(dir, manifest, |place, full| {
         // The first game of a source starts on a line of its own.
-        let first = source != Some(game.source_id);
-        source = Some(game.source_id);
-        let text = match originals.own(&game) {
+        let first = source != Some(place.source_id);
+        source = Some(place.source_id);
+        let text = match originals.own(place) {
             Some(text) => text,
-            None => scan::pgn(&game)?,
+            None => scan::pgn(&full()?)?,
         };
         store.add(&text, first)?;
         seen += 1;

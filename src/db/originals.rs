@@ -13,6 +13,7 @@
 //! stored, else the stored game is written.
 
 use std::{
+    borrow::Borrow,
     collections::HashMap,
     fs::{self, File},
     io::{self, Read, Seek, SeekFrom, Write},
@@ -108,8 +109,20 @@ impl Originals {
         wtr: &mut W,
         game: &StoredGame,
     ) -> anyhow::Result<()> {
-        let (text, own) = self.text(game)?;
-        let here = (game.source_id, game.record.index);
+        self.write_at(wtr, game, || Ok(game))
+    }
+
+    /// [`write`](Self::write) for a game known by its place (`scan::places`):
+    /// `full` reads the whole stored game, asked for only when its own
+    /// bytes cannot be read or must be checked.
+    pub fn write_at<W: Write + ?Sized, G: Borrow<StoredGame>>(
+        &mut self,
+        wtr: &mut W,
+        place: &StoredGame,
+        full: impl FnOnce() -> anyhow::Result<G>,
+    ) -> anyhow::Result<()> {
+        let (text, own) = self.text(place, full)?;
+        let here = (place.source_id, place.record.index);
         let follows = own && self.last == Some((here.0, here.1.wrapping_sub(1)));
         self.joiner.write(wtr, &text, follows)?;
         self.last = own.then_some(here);
@@ -118,14 +131,21 @@ impl Originals {
 
     /// A game's text, and whether it is its own bytes (`false`: written
     /// from what is stored).
-    fn text(&mut self, game: &StoredGame) -> anyhow::Result<(Vec<u8>, bool)> {
-        let end = game.offset.checked_add(game.length);
-        if let Some(text) = end.and_then(|end| self.bytes(game.source_id, game.offset, end))
-            && (!self.checked(game.source_id) || same_game(&text, game))
-        {
+    fn text<G: Borrow<StoredGame>>(
+        &mut self,
+        place: &StoredGame,
+        full: impl FnOnce() -> anyhow::Result<G>,
+    ) -> anyhow::Result<(Vec<u8>, bool)> {
+        let end = place.offset.checked_add(place.length);
+        let Some(text) = end.and_then(|end| self.bytes(place.source_id, place.offset, end)) else {
+            return Ok((scan::pgn(full()?.borrow())?, false));
+        };
+        if !self.checked(place.source_id) {
             return Ok((text, true));
         }
-        Ok((scan::pgn(game)?, false))
+        let game = full()?;
+        let game = game.borrow();
+        if same_game(&text, game) { Ok((text, true)) } else { Ok((scan::pgn(game)?, false)) }
     }
 
     /// Whether a source's games are checked one by one.

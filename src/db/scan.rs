@@ -9,11 +9,16 @@
 //! (rebuilt from the verdict's columns). So `db search` selects what
 //! `filter` would have on the source.
 
-use std::{fs::File, ops::ControlFlow, path::Path};
+use std::{cell::OnceCell, fs::File, ops::ControlFlow, path::Path};
 
-use anyhow::Context;
+use anyhow::{Context, anyhow};
+use arrow_array::RecordBatch;
 use parquet::{
-    arrow::arrow_reader::ParquetRecordBatchReaderBuilder, file::metadata::RowGroupMetaData,
+    arrow::{
+        ProjectionMask,
+        arrow_reader::{ParquetRecordBatchReaderBuilder, RowSelection, RowSelector},
+    },
+    file::metadata::RowGroupMetaData,
 };
 use pgn_reader::RawTag;
 use shakmaty::san::{San, SanPlus};
@@ -22,7 +27,7 @@ use super::{
     manifest::Manifest,
     moves,
     row::{Header, MATE},
-    table::{Columns, StoredGame},
+    table::{Columns, StoredGame, check_schema},
 };
 use crate::{
     chess::{notation, setup},
@@ -81,6 +86,82 @@ pub fn shard_games(
         }
     }
     Ok(ControlFlow::Continue(()))
+}
+
+/// The columns that say where a game is in its source: all that reading
+/// its own bytes back needs.
+const PLACE: [&str; 4] = ["source_id", "offset", "length", "index"];
+
+/// Hands every game of the database, in order, to `each` as its place (a
+/// game read from [`PLACE`]'s columns only), with the means to read the
+/// whole stored game, until it says to stop. A command that writes games'
+/// own bytes decodes four columns a game, not fifty, while their sources
+/// are there; a batch is read in full only when one of its games is
+/// asked for.
+pub fn places(
+    dir: &Path,
+    manifest: &Manifest,
+    mut each: impl FnMut(
+        &StoredGame,
+        &dyn Fn() -> anyhow::Result<StoredGame>,
+    ) -> anyhow::Result<ControlFlow<()>>,
+) -> anyhow::Result<()> {
+    for path in manifest.shard_paths(dir) {
+        let what = || format!("reading {}", path.display());
+        let file = File::open(&path).with_context(what)?;
+        let builder = ParquetRecordBatchReaderBuilder::try_new(file).with_context(what)?;
+        check_schema(builder.schema()).with_context(what)?;
+        let roots = PLACE
+            .iter()
+            .map(|name| builder.schema().index_of(name))
+            .collect::<Result<Vec<usize>, _>>()
+            .with_context(what)?;
+        let mask = ProjectionMask::roots(builder.parquet_schema(), roots);
+        let reader =
+            builder.with_projection(mask).with_batch_size(BATCH).build().with_context(what)?;
+        let mut start = 0;
+        for batch in reader {
+            let batch = batch.with_context(what)?;
+            let columns = Columns::projected(&batch);
+            // The batch's rows with every column, read at the first ask.
+            let full: OnceCell<Result<Vec<RecordBatch>, String>> = OnceCell::new();
+            let full_columns: OnceCell<Vec<Columns<'_>>> = OnceCell::new();
+            let rows = (start, batch.num_rows());
+            for i in 0..columns.len() {
+                let game = || -> anyhow::Result<StoredGame> {
+                    let batches = full
+                        .get_or_init(|| rows_of(&path, rows).map_err(|e| format!("{e:#}")))
+                        .as_ref()
+                        .map_err(|e| anyhow!("{e}"))?;
+                    let parts = full_columns
+                        .get_or_init(|| batches.iter().map(Columns::projected).collect());
+                    let mut at = i;
+                    for part in parts {
+                        if at < part.len() {
+                            return part.game(at);
+                        }
+                        at -= part.len();
+                    }
+                    anyhow::bail!("a shard changed while it was read")
+                };
+                let place = columns.game(i).with_context(what)?;
+                if each(&place, &game)?.is_break() {
+                    return Ok(());
+                }
+            }
+            start += batch.num_rows();
+        }
+    }
+    Ok(())
+}
+
+/// The rows `start..start + len` of the shard at `path`, every column.
+fn rows_of(path: &Path, (start, len): (usize, usize)) -> anyhow::Result<Vec<RecordBatch>> {
+    let builder = ParquetRecordBatchReaderBuilder::try_new(File::open(path)?)?;
+    check_schema(builder.schema())?;
+    let rows = RowSelection::from(vec![RowSelector::skip(start), RowSelector::select(len)]);
+    let reader = builder.with_row_selection(rows).with_batch_size(len.max(1)).build()?;
+    Ok(reader.collect::<Result<Vec<_>, _>>()?)
 }
 
 /// Decides `filter`'s predicates on stored games.

@@ -296,6 +296,63 @@ fn export_gives_back_every_game() {
 }
 
 #[test]
+fn export_writes_each_game_whose_source_is_gone_from_its_own_row() {
+    // `db export` reads a game's place first and its whole row only when
+    // its source is gone: a gone source's games past the first batch of
+    // rows (4096), between present ones, must come from their own rows.
+    let work = tempfile::tempdir().unwrap();
+    let lines = ["1. e4 e5 2. Nf3 Nc6 *", "1. d4 d5 2. c4 e6 3. Nc3 *", "1. c4 *", "*"];
+    let mut many = String::new();
+    for i in 0..4500 {
+        many.push_str(&format!("[Event \"g{i}\"]\n\n{}\n\n", lines[i % lines.len()]));
+    }
+    let files = [
+        ("many.pgn", many.into_bytes()),
+        ("gone.pgn", fs::read(fixture("select/predicates.pgn")).unwrap()),
+        ("after.pgn", fs::read(fixture("variants/lichess.pgn")).unwrap()),
+    ];
+    let names: Vec<String> = files
+        .iter()
+        .map(|(name, text)| {
+            let file = work.path().join(name);
+            fs::write(&file, text).unwrap();
+            file.to_str().unwrap().to_owned()
+        })
+        .collect();
+    let dir = work.path().join("db");
+    build(&names, &dir, &[]);
+    let export = |out: &str| {
+        let out = work.path().join(out);
+        let run = run(&["db", "export", "-q", path(&dir), "-o", path(&out)]);
+        assert_eq!(run.code, Some(0), "{}", run.stderr);
+        out
+    };
+    let whole = export("whole.pgn");
+    fs::remove_file(&names[1]).unwrap();
+    let part = export("part.pgn");
+    let games = |pgn: &Path| -> Vec<(String, String, u64)> {
+        jsonl(&["games", "-q", path(pgn)])
+            .iter()
+            .map(|r| {
+                let text = |key: &str| r[key].as_str().unwrap_or_default().to_owned();
+                (text("event"), text("final_fen"), r["plies"].as_u64().unwrap())
+            })
+            .collect()
+    };
+    let expected = games(&whole);
+    assert_eq!(expected.len(), 4513);
+    assert_eq!(games(&part), expected, "the same games, in order");
+    // The present sources' games are their own bytes, the gone one's not.
+    let text = fs::read(&part).unwrap();
+    for (name, source) in [&files[0], &files[2]] {
+        let found = text.windows(source.len()).any(|w| w == &source[..]);
+        assert!(found, "{name}'s games are not in the export byte for byte");
+    }
+    let gone = &files[1].1;
+    assert!(!text.windows(gone.len()).any(|w| w == &gone[..]), "gone.pgn was read");
+}
+
+#[test]
 fn an_empty_input_makes_an_empty_database() {
     let dir = tempfile::tempdir().unwrap();
     build(&[fixture("bad-input/empty.pgn")], dir.path(), &[]);
@@ -388,7 +445,10 @@ fn damaged_files_of_every_kind_are_errors_never_panics() {
             "games/part-000001.parquet",
             &[
                 &["db", "search", "D", "--material", "KRvK"],
+                // Every game: by place, each row read in full only where
+                // its source cannot serve it; with a predicate, every row.
                 &["db", "export", "D", "-o", path(&out)],
+                &["db", "export", "D", "--valid", "-o", path(&out)],
             ],
         ),
         ("positions/part-000001-001.parquet", &[&["db", "find", "D", "--fen", e4, "--count"]]),
@@ -430,7 +490,7 @@ fn damaged_files_of_every_kind_are_errors_never_panics() {
             }
         }
     }
-    assert_eq!(runs, 15 * 4);
+    assert_eq!(runs, 15 * 5);
     // The damage is seen, not read past: most runs say the file is bad.
     assert!(refused > runs / 2, "{refused} of {runs} runs refused a damaged file");
 }
