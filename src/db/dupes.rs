@@ -7,17 +7,11 @@
 //! result, the start position and the moves), a batch at a time: memory
 //! is the index's 40 bytes a game, not the games.
 
-use std::{fs::File, path::Path};
+use std::path::Path;
 
 use anyhow::Context;
-use parquet::arrow::{ProjectionMask, arrow_reader::ParquetRecordBatchReaderBuilder};
 
-use super::{
-    manifest::Manifest,
-    moves::Unit,
-    scan,
-    table::{Columns, check_schema},
-};
+use super::{manifest::Manifest, moves::Unit, scan, table::Columns};
 use crate::{
     dupes::{fingerprint::Fingerprint, index::Index},
     sink::Sink,
@@ -42,9 +36,6 @@ pub const COLUMNS: [&str; 14] = [
     "plies",
     "moves",
 ];
-
-/// Rows read at a time.
-const BATCH: usize = 4096;
 
 /// Shows a stored ply to the fingerprint: an escaped code by its origin
 /// (64 for a drop), target (the rook's square for castling, as
@@ -75,20 +66,11 @@ fn parts(code: u16) -> (u64, u64, u64) {
 pub fn index(dir: &Path, manifest: &Manifest, index: &mut Index) -> anyhow::Result<u64> {
     let mut games = 0;
     let mut fingerprint = Fingerprint::new(false);
+    // The error's kind too: a game an error stopped is not compared.
+    let wanted: Vec<&str> = COLUMNS.iter().chain(&["error_kind"]).copied().collect();
     for path in manifest.shard_paths(dir) {
         let what = || format!("reading {}", path.display());
-        let file = File::open(&path).with_context(what)?;
-        let builder = ParquetRecordBatchReaderBuilder::try_new(file).with_context(what)?;
-        check_schema(builder.schema()).with_context(what)?;
-        // The error's kind too: a game an error stopped is not compared.
-        let wanted = COLUMNS.iter().chain(&["error_kind"]);
-        let indices = wanted
-            .map(|name| builder.schema().index_of(name))
-            .collect::<Result<Vec<usize>, _>>()
-            .with_context(what)?;
-        let mask = ProjectionMask::roots(builder.parquet_schema(), indices);
-        let reader =
-            builder.with_projection(mask).with_batch_size(BATCH).build().with_context(what)?;
+        let reader = scan::projected(&path, &wanted)?;
         for batch in reader {
             let batch = batch.with_context(what)?;
             let columns = Columns::projected(&batch);

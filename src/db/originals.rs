@@ -25,7 +25,7 @@ use super::{
     manifest::{self, Manifest, Source},
     row::RowMaker,
     scan,
-    table::StoredGame,
+    table::{Place, StoredGame},
 };
 use crate::{
     pgn::chunk::{Chunk, MAX_GAME},
@@ -95,9 +95,9 @@ impl Originals {
     /// A game's text as `dupes` reads it (`span`: the first game of a
     /// file with the bytes before it), from its source; `None` when the
     /// source cannot serve it.
-    pub fn own(&mut self, game: &StoredGame) -> Option<Vec<u8>> {
-        let (start, end) = span(game)?;
-        self.bytes(game.source_id, start, end)
+    pub fn own(&mut self, place: Place) -> Option<Vec<u8>> {
+        let (start, end) = span(place)?;
+        self.bytes(place.source_id, start, end)
     }
 
     /// Writes a game as `filter` writes it: its own bytes, joined to the
@@ -109,7 +109,7 @@ impl Originals {
         wtr: &mut W,
         game: &StoredGame,
     ) -> anyhow::Result<()> {
-        self.write_at(wtr, game, || Ok(game))
+        self.write_at(wtr, game.place(), || Ok(game))
     }
 
     /// [`write`](Self::write) for a game known by its place (`scan::places`):
@@ -118,11 +118,11 @@ impl Originals {
     pub fn write_at<W: Write + ?Sized, G: Borrow<StoredGame>>(
         &mut self,
         wtr: &mut W,
-        place: &StoredGame,
+        place: Place,
         full: impl FnOnce() -> anyhow::Result<G>,
     ) -> anyhow::Result<()> {
         let (text, own) = self.text(place, full)?;
-        let here = (place.source_id, place.record.index);
+        let here = (place.source_id, place.index);
         let follows = own && self.last == Some((here.0, here.1.wrapping_sub(1)));
         self.joiner.write(wtr, &text, follows)?;
         self.last = own.then_some(here);
@@ -133,7 +133,7 @@ impl Originals {
     /// from what is stored).
     fn text<G: Borrow<StoredGame>>(
         &mut self,
-        place: &StoredGame,
+        place: Place,
         full: impl FnOnce() -> anyhow::Result<G>,
     ) -> anyhow::Result<(Vec<u8>, bool)> {
         let end = place.offset.checked_add(place.length);
@@ -254,7 +254,7 @@ fn same_game(text: &[u8], game: &StoredGame) -> bool {
 /// The span of a game's text as the replay showed it to observers
 /// (`GameEnd`'s `text`: the first game of a file with the bytes before
 /// it), as byte offsets into its source's (uncompressed) bytes.
-fn span(game: &StoredGame) -> Option<(u64, u64)> {
-    let start = if game.record.index == 1 { 0 } else { game.offset };
-    Some((start, game.offset.checked_add(game.length)?))
+fn span(place: Place) -> Option<(u64, u64)> {
+    let start = if place.index == 1 { 0 } else { place.offset };
+    Some((start, place.offset.checked_add(place.length)?))
 }

@@ -9,14 +9,17 @@
 //! (rebuilt from the verdict's columns). So `db search` selects what
 //! `filter` would have on the source.
 
-use std::{cell::OnceCell, fs::File, ops::ControlFlow, path::Path};
+use std::{cell::OnceCell, fs::File, ops::ControlFlow, ops::Range, path::Path};
 
-use anyhow::{Context, anyhow};
+use anyhow::{Context, anyhow, bail};
 use arrow_array::RecordBatch;
 use parquet::{
     arrow::{
         ProjectionMask,
-        arrow_reader::{ParquetRecordBatchReaderBuilder, RowSelection, RowSelector},
+        arrow_reader::{
+            ArrowReaderMetadata, ArrowReaderOptions, ParquetRecordBatchReader,
+            ParquetRecordBatchReaderBuilder, RowSelection, RowSelector,
+        },
     },
     file::metadata::RowGroupMetaData,
 };
@@ -27,7 +30,7 @@ use super::{
     manifest::Manifest,
     moves,
     row::{Header, MATE},
-    table::{Columns, StoredGame, check_schema},
+    table::{Columns, PLACE_COLUMNS, Place, StoredGame, check_schema},
 };
 use crate::{
     chess::{notation, setup},
@@ -88,49 +91,59 @@ pub fn shard_games(
     Ok(ControlFlow::Continue(()))
 }
 
-/// The columns that say where a game is in its source: all that reading
-/// its own bytes back needs.
-const PLACE: [&str; 4] = ["source_id", "offset", "length", "index"];
+/// The batches of the shard at `path` with only the columns `names`,
+/// the shard's footer read once and its schema checked.
+pub fn projected(path: &Path, names: &[&str]) -> anyhow::Result<ParquetRecordBatchReader> {
+    let what = || format!("reading {}", path.display());
+    let file = File::open(path).with_context(what)?;
+    let builder = ParquetRecordBatchReaderBuilder::try_new(file).with_context(what)?;
+    check_schema(builder.schema()).with_context(what)?;
+    let roots = names
+        .iter()
+        .map(|name| builder.schema().index_of(name))
+        .collect::<Result<Vec<usize>, _>>()
+        .with_context(what)?;
+    let mask = ProjectionMask::roots(builder.parquet_schema(), roots);
+    builder.with_projection(mask).with_batch_size(BATCH).build().with_context(what)
+}
 
-/// Hands every game of the database, in order, to `each` as its place (a
-/// game read from [`PLACE`]'s columns only), with the means to read the
-/// whole stored game, until it says to stop. A command that writes games'
-/// own bytes decodes four columns a game, not fifty, while their sources
-/// are there; a batch is read in full only when one of its games is
-/// asked for.
+/// Hands every game of the database, in order, to `each` as its place,
+/// with the means to read the whole stored game, until it says to stop. A
+/// command that writes games' own bytes decodes four columns a game, not
+/// fifty, while their sources are there; a batch's rows are read in full
+/// only when one of its games is asked for.
 pub fn places(
     dir: &Path,
     manifest: &Manifest,
     mut each: impl FnMut(
-        &StoredGame,
+        Place,
         &dyn Fn() -> anyhow::Result<StoredGame>,
     ) -> anyhow::Result<ControlFlow<()>>,
 ) -> anyhow::Result<()> {
     for path in manifest.shard_paths(dir) {
         let what = || format!("reading {}", path.display());
         let file = File::open(&path).with_context(what)?;
-        let builder = ParquetRecordBatchReaderBuilder::try_new(file).with_context(what)?;
-        check_schema(builder.schema()).with_context(what)?;
-        let roots = PLACE
-            .iter()
-            .map(|name| builder.schema().index_of(name))
-            .collect::<Result<Vec<usize>, _>>()
-            .with_context(what)?;
-        let mask = ProjectionMask::roots(builder.parquet_schema(), roots);
-        let reader =
-            builder.with_projection(mask).with_batch_size(BATCH).build().with_context(what)?;
+        let metadata =
+            ArrowReaderMetadata::load(&file, ArrowReaderOptions::new()).with_context(what)?;
+        let shard = Shard { file: &file, metadata: &metadata };
         let mut start = 0;
-        for batch in reader {
+        for batch in projected(&path, &PLACE_COLUMNS)? {
             let batch = batch.with_context(what)?;
             let columns = Columns::projected(&batch);
-            // The batch's rows with every column, read at the first ask.
+            let rows = start..start + batch.num_rows();
+            // The batch's rows with every column, read at the first ask;
+            // the error kept as its text, to be given to each game asking.
             let full: OnceCell<Result<Vec<RecordBatch>, String>> = OnceCell::new();
             let full_columns: OnceCell<Vec<Columns<'_>>> = OnceCell::new();
-            let rows = (start, batch.num_rows());
             for i in 0..columns.len() {
                 let game = || -> anyhow::Result<StoredGame> {
                     let batches = full
-                        .get_or_init(|| rows_of(&path, rows).map_err(|e| format!("{e:#}")))
+                        .get_or_init(|| {
+                            shard
+                                .rows(rows.clone())
+                                .with_context(what)
+                                .map_err(|e| format!("{e:#}"))
+                        })
                         .as_ref()
                         .map_err(|e| anyhow!("{e}"))?;
                     let parts = full_columns
@@ -138,30 +151,63 @@ pub fn places(
                     let mut at = i;
                     for part in parts {
                         if at < part.len() {
-                            return part.game(at);
+                            return part.game(at).with_context(what);
                         }
                         at -= part.len();
                     }
-                    anyhow::bail!("a shard changed while it was read")
+                    bail!("{}: changed while it was read", path.display())
                 };
-                let place = columns.game(i).with_context(what)?;
-                if each(&place, &game)?.is_break() {
+                let place = columns.place(i).with_context(what)?;
+                if each(place, &game)?.is_break() {
                     return Ok(());
                 }
             }
-            start += batch.num_rows();
+            start = rows.end;
         }
     }
     Ok(())
 }
 
-/// The rows `start..start + len` of the shard at `path`, every column.
-fn rows_of(path: &Path, (start, len): (usize, usize)) -> anyhow::Result<Vec<RecordBatch>> {
-    let builder = ParquetRecordBatchReaderBuilder::try_new(File::open(path)?)?;
-    check_schema(builder.schema())?;
-    let rows = RowSelection::from(vec![RowSelector::skip(start), RowSelector::select(len)]);
-    let reader = builder.with_row_selection(rows).with_batch_size(len.max(1)).build()?;
-    Ok(reader.collect::<Result<Vec<_>, _>>()?)
+/// A shard whose footer is read, for reading some of its rows in full.
+struct Shard<'a> {
+    file: &'a File,
+    metadata: &'a ArrowReaderMetadata,
+}
+
+impl Shard<'_> {
+    /// The rows `rows` of the shard, every column: only the row groups
+    /// that hold them are read.
+    fn rows(&self, rows: Range<usize>) -> anyhow::Result<Vec<RecordBatch>> {
+        check_schema(self.metadata.schema())?;
+        let builder = ParquetRecordBatchReaderBuilder::new_with_metadata(
+            self.file.try_clone()?,
+            self.metadata.clone(),
+        );
+        let (mut groups, mut selectors, mut at) = (Vec::new(), Vec::new(), 0);
+        for (g, group) in self.metadata.metadata().row_groups().iter().enumerate() {
+            let group_rows = usize::try_from(group.num_rows()).unwrap_or(0);
+            let group_range = at..at + group_rows;
+            at = group_range.end;
+            let (from, to) = (rows.start.max(group_range.start), rows.end.min(group_range.end));
+            if from >= to {
+                continue;
+            }
+            groups.push(g);
+            if from > group_range.start {
+                selectors.push(RowSelector::skip(from - group_range.start));
+            }
+            selectors.push(RowSelector::select(to - from));
+            if group_range.end > to {
+                selectors.push(RowSelector::skip(group_range.end - to));
+            }
+        }
+        let reader = builder
+            .with_row_groups(groups)
+            .with_row_selection(RowSelection::from(selectors))
+            .with_batch_size(rows.len().max(1))
+            .build()?;
+        Ok(reader.collect::<Result<Vec<_>, _>>()?)
+    }
 }
 
 /// Decides `filter`'s predicates on stored games.

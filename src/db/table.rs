@@ -427,6 +427,23 @@ fn list(builder: &mut ListBuilder<Int32Builder>, values: Option<&[Option<i32>]>)
     }
 }
 
+/// Where a stored game is in its source: all that reading its own bytes
+/// back needs (the `source_id`, `offset`, `length` and `index` columns).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Place {
+    /// The number of its source in the manifest.
+    pub source_id: u32,
+    /// Where it starts in its source.
+    pub offset: u64,
+    /// Its length in bytes in its source.
+    pub length: u64,
+    /// Its number in its source, from 1.
+    pub index: u64,
+}
+
+/// The columns of a [`Place`].
+pub const PLACE_COLUMNS: [&str; 4] = ["source_id", "offset", "length", "index"];
+
 /// One game read back from the table.
 #[derive(Debug, Clone)]
 pub struct StoredGame {
@@ -560,6 +577,23 @@ impl<'b> Columns<'b> {
     /// Whether the batch has no row.
     pub fn is_empty(&self) -> bool {
         self.batch.num_rows() == 0
+    }
+
+    /// Where the game of row `i` is, from a batch holding at least
+    /// [`PLACE_COLUMNS`].
+    pub fn place(&self, i: usize) -> anyhow::Result<Place> {
+        let unsigned = |name: &str| -> anyhow::Result<u64> {
+            let value =
+                self.int64(name).and_then(|a| opt(a, i)).with_context(|| format!("no {name}"))?;
+            Ok(u64::try_from(value).unwrap_or(0))
+        };
+        let source = self.int32_at("source_id", i).context("no source_id")?;
+        Ok(Place {
+            source_id: u32::try_from(source).unwrap_or(0),
+            offset: unsigned("offset")?,
+            length: unsigned("length")?,
+            index: unsigned("index")?,
+        })
     }
 
     /// The game of row `i`.
@@ -706,6 +740,18 @@ impl<'b> Columns<'b> {
             evals: ints("evals"),
             text: bytes("text"),
         })
+    }
+}
+
+impl StoredGame {
+    /// Where the game is in its source.
+    pub fn place(&self) -> Place {
+        Place {
+            source_id: self.source_id,
+            offset: self.offset,
+            length: self.length,
+            index: self.record.index,
+        }
     }
 }
 
