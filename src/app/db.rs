@@ -302,13 +302,8 @@ fn search(args: &DbSearchArgs, run: &super::Run) -> anyhow::Result<ExitStatus> {
         matched = count(&args.dir, &manifest, run)?;
         writeln!(io::stdout().lock(), "{matched}")?;
     } else if args.format == DbFormat::Pgn {
-        let mut originals = Originals::new(&args.dir, &manifest, true);
         let mut wtr = io::BufWriter::new(stdout);
-        each_match(&args.dir, &manifest, run, |game| {
-            originals.write(&mut wtr, &game)?;
-            matched += 1;
-            Ok(if matched >= limit { ControlFlow::Break(()) } else { ControlFlow::Continue(()) })
-        })?;
+        matched = write_matches(&args.dir, &manifest, run, &mut wtr, limit)?;
         wtr.flush()?;
     } else {
         let sink: Box<dyn Sink> = match args.format {
@@ -329,32 +324,47 @@ fn search(args: &DbSearchArgs, run: &super::Run) -> anyhow::Result<ExitStatus> {
 fn export(args: &DbExportArgs, run: &super::Run) -> anyhow::Result<ExitStatus> {
     super::output_file("--output", &args.output)?;
     let manifest = Manifest::open(&args.dir)?;
-    let mut originals = Originals::new(&args.dir, &manifest, true);
     let mut output = super::filter::Output::open(Some(&args.output), run)?;
-    let mut games = 0;
-    {
-        let wtr = output.writer();
-        if run.config.selection.is_everything() {
-            // Every game: read by place, in full only where its own bytes
-            // cannot be read.
-            scan::places(&args.dir, &manifest, |place, full| {
-                originals.write_at(wtr, place, full)?;
-                games += 1;
-                Ok(ControlFlow::Continue(()))
-            })?;
-        } else {
-            each_match(&args.dir, &manifest, run, |game| {
-                originals.write(wtr, &game)?;
-                games += 1;
-                Ok(ControlFlow::Continue(()))
-            })?;
-        }
-    }
+    let games = write_matches(&args.dir, &manifest, run, output.writer(), u64::MAX)?;
     output.finish().with_context(|| format!("writing {}", args.output.display()))?;
     if !args.quiet {
         writeln!(io::stderr().lock(), "db export: {games} games")?;
     }
     Ok(ExitStatus::Clean)
+}
+
+/// Writes the first `limit` games the predicates select as PGN, each as
+/// its own bytes where its source can serve them (`Originals`); the
+/// number written. Without a predicate, games are read by place, and in
+/// full only where their source cannot serve them.
+fn write_matches(
+    dir: &Path,
+    manifest: &Manifest,
+    run: &super::Run,
+    wtr: &mut dyn Write,
+    limit: u64,
+) -> anyhow::Result<u64> {
+    let mut originals = Originals::new(dir, manifest, true);
+    let mut written = 0;
+    if limit == 0 {
+        return Ok(0);
+    }
+    let mut counted = || {
+        written += 1;
+        if written >= limit { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+    };
+    if run.config.selection.is_everything() {
+        scan::places(dir, manifest, |place, full| {
+            originals.write_at(wtr, place, full)?;
+            Ok(counted())
+        })?;
+    } else {
+        each_match(dir, manifest, run, |game| {
+            originals.write(wtr, &game)?;
+            Ok(counted())
+        })?;
+    }
+    Ok(written)
 }
 
 /// `db find`: the games that reached a position, through the positions

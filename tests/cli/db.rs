@@ -278,6 +278,12 @@ fn export_gives_back_every_game() {
     // `db search --format pgn` writes the same bytes.
     let searched = run(&["db", "search", path(&dir), "--format", "pgn"]);
     assert!(searched.stdout_bytes == text, "db search --format pgn differs from db export");
+    // `--limit N`: the first N games of it; none for 0.
+    let first = |n: &str| run(&["db", "search", path(&dir), "--format", "pgn", "--limit", n]);
+    assert!(first("0").stdout_bytes.is_empty(), "--limit 0 wrote games");
+    let three = first("3").stdout_bytes;
+    assert!(text.starts_with(&three) && !three.is_empty(), "--limit 3 is not the export's start");
+    assert_eq!(String::from_utf8_lossy(&three).matches("[Event ").count(), 3);
     // From the stored moves, once the sources are gone.
     for (file, _) in &files {
         fs::remove_file(file).unwrap();
