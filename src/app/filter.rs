@@ -4,7 +4,7 @@
 //! hold every game of the input once.
 
 use std::{
-    fs::File,
+    fs::{File, Permissions},
     io::{self, BufWriter, Write},
     ops::ControlFlow,
     path::Path,
@@ -112,10 +112,12 @@ fn partition(
 
 /// Where a stream of games goes: standard output, or a file written whole
 /// or not at all, compressed by its name's extension (`filter`, `db
-/// export`).
+/// export`). A path that names something other than a regular file
+/// (`/dev/null`, a pipe) is written directly: a rename would put a regular
+/// file in its place.
 pub(super) enum Output {
     Stdout(Box<dyn Write>),
-    File { replacement: Replacement, encoder: Box<Encoder> },
+    File { replacement: Option<(Replacement, Permissions)>, encoder: Box<Encoder> },
 }
 
 /// A file's compression.
@@ -131,8 +133,25 @@ impl Output {
             return Ok(Output::Stdout(Box::new(run.progress.writer())));
         };
         let what = || format!("creating {}", path.display());
-        let replacement = Replacement::begin(path).with_context(what)?;
-        let file = BufWriter::new(replacement.file().try_clone().with_context(what)?);
+        let existing = std::fs::metadata(path).ok();
+        let (replacement, file) = match existing {
+            Some(meta) if !meta.is_file() => {
+                let file = std::fs::OpenOptions::new().write(true).open(path).with_context(what)?;
+                (None, file)
+            }
+            _ => {
+                let replacement = Replacement::begin(path).with_context(what)?;
+                let file = replacement.file().try_clone().with_context(what)?;
+                // A replaced file keeps its permissions; a new one gets
+                // rw-r--r-- (the temporary file's are private).
+                let permissions = existing.map_or_else(
+                    || std::os::unix::fs::PermissionsExt::from_mode(0o644),
+                    |meta| meta.permissions(),
+                );
+                (Some((replacement, permissions)), file)
+            }
+        };
+        let file = BufWriter::new(file);
         let name = path.to_string_lossy().to_ascii_lowercase();
         let encoder = if name.ends_with(".zst") {
             Encoder::Zstd(zstd::Encoder::new(file, 3).with_context(what)?)
@@ -155,7 +174,7 @@ impl Output {
         }
     }
 
-    /// Flushes, and puts a file in place (a new file gets rw-r--r--).
+    /// Flushes, and puts a file in place.
     pub(super) fn finish(self) -> io::Result<()> {
         match self {
             Output::Stdout(mut wtr) => wtr.flush(),
@@ -167,7 +186,7 @@ impl Output {
                 };
                 file.flush()?;
                 drop(file);
-                let permissions = std::os::unix::fs::PermissionsExt::from_mode(0o644);
+                let Some((replacement, permissions)) = replacement else { return Ok(()) };
                 std::fs::set_permissions(replacement.path(), permissions)?;
                 replacement.commit()
             }

@@ -256,6 +256,65 @@ fn an_output_file_that_is_a_directory_is_refused_with_what_to_do() {
     }
 }
 
+#[test]
+fn an_output_that_is_not_a_regular_file_is_written_not_replaced() {
+    // `-o /dev/null` must not put a regular file in the device's place (a
+    // rename over it would, run as root): a named pipe stands in for it,
+    // read by `cat` into a file. An existing file keeps its permissions.
+    use std::{
+        os::unix::fs::{FileTypeExt, PermissionsExt},
+        process::{Command, Stdio},
+        time::Duration,
+    };
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let sample = fixture("sample.pgn");
+    let db = tmp.path().join("db");
+    let built = run(&["db", "build", "-q", &sample, "-o", db.to_str().unwrap()]);
+    assert_eq!(built.code, Some(0), "{}", built.stderr);
+    let pipe = tmp.path().join("pipe");
+    let pipe_arg = pipe.to_str().unwrap().to_owned();
+    let db_arg = db.to_str().unwrap().to_owned();
+    let cases: [Vec<&str>; 3] = [
+        vec!["filter", "-q", &sample, "-o", &pipe_arg],
+        vec!["filter", "-q", &sample, "--player", "nobody", "--rejects", &pipe_arg],
+        vec!["db", "export", "-q", &db_arg, "-o", &pipe_arg],
+    ];
+    let expected = fs::read(&sample).unwrap();
+    for args in &cases {
+        let _ = fs::remove_file(&pipe);
+        let made = Command::new("mkfifo").arg(&pipe).status().expect("mkfifo runs");
+        assert!(made.success(), "mkfifo failed");
+        let copy = tmp.path().join("copy.pgn");
+        // The reader first: opening a pipe to write waits for one. `exec`,
+        // so that a kill reaches `cat` waiting on a pipe nobody opens.
+        let mut reader = Command::new("sh")
+            .args(["-c", "exec cat \"$1\" > \"$2\"", "sh"])
+            .arg(&pipe)
+            .arg(&copy)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("sh runs");
+        let result = Arbiter::new(args).within(Duration::from_secs(60)).run();
+        let still_a_pipe = fs::symlink_metadata(&pipe).unwrap().file_type().is_fifo();
+        if !still_a_pipe {
+            let _ = reader.kill();
+        }
+        let _ = reader.wait();
+        assert!(matches!(result.code, Some(0 | 1)), "{args:?}: {}", result.stderr);
+        assert!(still_a_pipe, "{args:?} put a file in the pipe's place");
+        assert!(fs::read(&copy).unwrap() == expected, "{args:?}: not every game came through");
+    }
+    let out = tmp.path().join("out.pgn");
+    fs::write(&out, "old").unwrap();
+    fs::set_permissions(&out, fs::Permissions::from_mode(0o600)).unwrap();
+    let again = run(&["filter", "-q", &sample, "-o", out.to_str().unwrap()]);
+    assert_eq!(again.code, Some(0), "{}", again.stderr);
+    assert_eq!(fs::metadata(&out).unwrap().permissions().mode() & 0o777, 0o600);
+    assert!(fs::read(&out).unwrap() == expected);
+}
+
 /// Writes each of `texts` to a file `N.pgn` in `dir`; their paths.
 fn write_files(dir: &std::path::Path, texts: &[impl AsRef<[u8]>]) -> Vec<String> {
     texts
