@@ -58,6 +58,12 @@ impl Replacement {
     /// the temporary files of earlier runs that were killed, and creates a
     /// new one, locked and removed on SIGINT, SIGTERM or SIGHUP.
     pub fn begin(target: &Path) -> io::Result<Replacement> {
+        // A symbolic link: the file it names is replaced, the link stays.
+        let resolved = fs::symlink_metadata(target)
+            .is_ok_and(|meta| meta.file_type().is_symlink())
+            .then(|| fs::canonicalize(target).ok())
+            .flatten();
+        let target = resolved.as_deref().unwrap_or(target);
         let dir = target.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
         let prefix = prefix(target);
         sweep(dir, &prefix);

@@ -257,10 +257,11 @@ fn an_output_file_that_is_a_directory_is_refused_with_what_to_do() {
 }
 
 #[test]
-fn an_output_that_is_not_a_regular_file_is_written_not_replaced() {
+fn an_output_that_is_not_a_regular_file_or_is_a_link_is_written_not_replaced() {
     // `-o /dev/null` must not put a regular file in the device's place (a
     // rename over it would, run as root): a named pipe stands in for it,
-    // read by `cat` into a file. An existing file keeps its permissions.
+    // read by `cat` into a file. An existing file keeps its permissions,
+    // and a symbolic link its place.
     use std::{
         os::unix::fs::{FileTypeExt, PermissionsExt},
         process::{Command, Stdio},
@@ -313,6 +314,15 @@ fn an_output_that_is_not_a_regular_file_is_written_not_replaced() {
     assert_eq!(again.code, Some(0), "{}", again.stderr);
     assert_eq!(fs::metadata(&out).unwrap().permissions().mode() & 0o777, 0o600);
     assert!(fs::read(&out).unwrap() == expected);
+    // A symbolic link: the file it names is written, the link stays.
+    let link = tmp.path().join("link.pgn");
+    let real = tmp.path().join("real.pgn");
+    fs::write(&real, "old").unwrap();
+    std::os::unix::fs::symlink("real.pgn", &link).unwrap();
+    let through = run(&["filter", "-q", &sample, "-o", link.to_str().unwrap()]);
+    assert_eq!(through.code, Some(0), "{}", through.stderr);
+    assert!(fs::symlink_metadata(&link).unwrap().file_type().is_symlink(), "the link was replaced");
+    assert!(fs::read(&real).unwrap() == expected, "the linked file was not written");
 }
 
 /// Writes each of `texts` to a file `N.pgn` in `dir`; their paths.
