@@ -32,6 +32,15 @@ pub(super) fn run(args: FilterArgs, run: &super::Run) -> anyhow::Result<ExitStat
     }
     if let Some(path) = &args.rejects {
         super::output_file("--rejects", path)?;
+        let output = args.output.as_deref().unwrap_or(Path::new("-"));
+        if super::same_output(output, path) {
+            anyhow::bail!(
+                "--rejects {} and --output {} are the same file: each would replace the other's \
+                 games (give two files)",
+                path.display(),
+                output.display()
+            );
+        }
     }
     let mut output = Output::open(args.output.as_deref(), run)?;
     let limit = args.limit.unwrap_or(u64::MAX);

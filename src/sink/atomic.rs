@@ -59,11 +59,7 @@ impl Replacement {
     /// new one, locked and removed on SIGINT, SIGTERM or SIGHUP.
     pub fn begin(target: &Path) -> io::Result<Replacement> {
         // A symbolic link: the file it names is replaced, the link stays.
-        let resolved = fs::symlink_metadata(target)
-            .is_ok_and(|meta| meta.file_type().is_symlink())
-            .then(|| fs::canonicalize(target).ok())
-            .flatten();
-        let target = resolved.as_deref().unwrap_or(target);
+        let target = &follow_links(target);
         let dir = target.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
         let prefix = prefix(target);
         sweep(dir, &prefix);
@@ -96,6 +92,19 @@ impl Replacement {
         let Replacement { temp, target, _live } = self;
         temp.persist(&target).map(drop).map_err(|error| error.error)
     }
+}
+
+/// The file `path` names once symbolic links are followed, whether it
+/// exists or not (a link to a file not yet written names that file); a
+/// loop of links is left as it is after 40 steps.
+pub fn follow_links(path: &Path) -> PathBuf {
+    let mut path = path.to_owned();
+    for _ in 0..40 {
+        let Ok(target) = fs::read_link(&path) else { break };
+        // A relative link is relative to the directory holding it.
+        path = path.parent().map_or_else(|| target.clone(), |dir| dir.join(&target));
+    }
+    path
 }
 
 /// Writes `path` whole or not at all. A path that names something other

@@ -323,6 +323,54 @@ fn an_output_that_is_not_a_regular_file_or_is_a_link_is_written_not_replaced() {
     assert_eq!(through.code, Some(0), "{}", through.stderr);
     assert!(fs::symlink_metadata(&link).unwrap().file_type().is_symlink(), "the link was replaced");
     assert!(fs::read(&real).unwrap() == expected, "the linked file was not written");
+    // A link to a file not yet written: the file is made, the link stays.
+    let ahead = tmp.path().join("ahead.pgn");
+    std::os::unix::fs::symlink("later.pgn", &ahead).unwrap();
+    let through = run(&["filter", "-q", &sample, "-o", ahead.to_str().unwrap()]);
+    assert_eq!(through.code, Some(0), "{}", through.stderr);
+    assert!(fs::symlink_metadata(&ahead).unwrap().file_type().is_symlink());
+    assert!(fs::read(tmp.path().join("later.pgn")).unwrap() == expected);
+}
+
+#[test]
+fn matched_and_rejected_games_into_one_file_are_refused() {
+    // Each file replaces the other's games: refused before anything is
+    // written, under any name for the same file.
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let at = |name: &str| tmp.path().join(name).to_str().unwrap().to_owned();
+    let (out, hard) = (at("out.pgn"), at("hard.pgn"));
+    fs::write(&out, "kept").unwrap();
+    fs::hard_link(&out, &hard).unwrap();
+    std::os::unix::fs::symlink("out.pgn", at("link.pgn")).unwrap();
+    std::os::unix::fs::symlink("new.pgn", at("dangling.pgn")).unwrap();
+    let dotted = format!("{}/./out.pgn", tmp.path().to_str().unwrap());
+    let games = fixture(GAMES);
+    let pairs = [
+        (out.as_str(), out.as_str()),
+        (out.as_str(), dotted.as_str()),
+        (out.as_str(), &at("link.pgn")),
+        (out.as_str(), hard.as_str()),
+        (&at("new.pgn"), &at("dangling.pgn")),
+        ("-", "-"),
+    ];
+    for (output, rejects) in pairs {
+        let args =
+            ["filter", "-q", &games, "--player", "carlsen", "-o", output, "--rejects", rejects];
+        let refused = run(&args);
+        assert_eq!(refused.code, Some(2), "{args:?}: {}", refused.stderr);
+        assert!(refused.stderr.contains("are the same file"), "{}", refused.stderr);
+        assert_eq!(fs::read_to_string(&out).unwrap(), "kept", "{args:?}");
+        assert!(!tmp.path().join("new.pgn").exists(), "{args:?}");
+    }
+    // Standard output for both, by default.
+    let both = run(&["filter", "-q", &games, "--rejects", "-"]);
+    assert_eq!(both.code, Some(2), "{}", both.stderr);
+    // Two files: every game once.
+    let (a, b) = (at("a.pgn"), at("b.pgn"));
+    let two = run(&["filter", "-q", &games, "--player", "carlsen", "-o", &a, "--rejects", &b]);
+    assert_eq!(two.code, Some(0), "{}", two.stderr);
+    let count = |f: &str| fs::read_to_string(f).unwrap().matches("[Event ").count();
+    assert_eq!(count(&a) + count(&b), 8);
 }
 
 /// Writes each of `texts` to a file `N.pgn` in `dir`; their paths.
