@@ -211,6 +211,31 @@ mod tests {
     }
 
     #[test]
+    fn links_are_followed_to_the_file_they_name_whether_it_exists_or_not() {
+        use std::os::unix::fs::symlink;
+        let dir = tempfile::tempdir().unwrap();
+        let at = |name: &str| dir.path().join(name);
+        fs::create_dir(at("sub")).unwrap();
+        // Relative to the link's directory, through a chain, to a file
+        // not yet written.
+        symlink("sub/middle.pgn", at("first.pgn")).unwrap();
+        symlink("last.pgn", at("sub/middle.pgn")).unwrap();
+        assert_eq!(follow_links(&at("first.pgn")), at("sub/last.pgn"));
+        symlink(at("sub/last.pgn"), at("absolute.pgn")).unwrap();
+        assert_eq!(follow_links(&at("absolute.pgn")), at("sub/last.pgn"));
+        assert_eq!(follow_links(&at("plain.pgn")), at("plain.pgn"));
+        // A loop ends.
+        symlink("b", at("a")).unwrap();
+        symlink("a", at("b")).unwrap();
+        let end = follow_links(&at("a"));
+        assert!(end == at("a") || end == at("b"), "{end:?}");
+        // Writing through a link makes the file and keeps the link.
+        write(&at("first.pgn"), |wtr| wtr.write_all(b"new")).unwrap();
+        assert_eq!(fs::read(at("sub/last.pgn")).unwrap(), b"new");
+        assert!(fs::symlink_metadata(at("first.pgn")).unwrap().file_type().is_symlink());
+    }
+
+    #[test]
     fn only_unlocked_temporary_files_of_the_same_target_are_swept() {
         let dir = tempfile::tempdir().unwrap();
         let target = dir.path().join("games.pgn");
