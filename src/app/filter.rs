@@ -4,10 +4,10 @@
 //! hold every game of the input once.
 
 use std::{
-    fs::{File, Permissions},
+    fs::File,
     io::{self, BufWriter, Write},
     ops::ControlFlow,
-    path::Path,
+    path::{Path, PathBuf},
     sync::Arc,
 };
 
@@ -21,7 +21,11 @@ use crate::{
     record::GameRecord,
     replay::observer::GameText,
     select::Partitioned,
-    sink::{CsvSink, JsonlSink, Limit, PgnSink, Sink, Summary, atomic::Replacement, join::Joiner},
+    sink::{
+        CsvSink, JsonlSink, Limit, PgnSink, Sink, Summary,
+        atomic::{self, Replacement, Target},
+        join::Joiner,
+    },
     source::InputError,
 };
 
@@ -34,11 +38,18 @@ pub(super) fn run(args: FilterArgs, run: &super::Run) -> anyhow::Result<ExitStat
         super::output_file("--rejects", path)?;
         let output = args.output.as_deref().unwrap_or(Path::new("-"));
         if super::same_output(output, path) {
+            let name = |p: &Path| {
+                if p.as_os_str() == "-" {
+                    "standard output".into()
+                } else {
+                    p.display().to_string()
+                }
+            };
             anyhow::bail!(
                 "--rejects {} and --output {} are the same file: each would replace the other's \
                  games (give two files)",
-                path.display(),
-                output.display()
+                name(path),
+                name(output)
             );
         }
     }
@@ -126,7 +137,7 @@ fn partition(
 /// file in its place.
 pub(super) enum Output {
     Stdout(Box<dyn Write>),
-    File { replacement: Option<(Replacement, Permissions)>, encoder: Box<Encoder> },
+    File { replacement: Option<(Replacement, PathBuf)>, encoder: Box<Encoder> },
 }
 
 /// A file's compression.
@@ -142,22 +153,17 @@ impl Output {
             return Ok(Output::Stdout(Box::new(run.progress.writer())));
         };
         let what = || format!("creating {}", path.display());
-        let existing = std::fs::metadata(path).ok();
-        let (replacement, file) = match existing {
-            Some(meta) if !meta.is_file() => {
+        let (replacement, file) = match atomic::target(path).with_context(what)? {
+            Target::Stdout => return Ok(Output::Stdout(Box::new(run.progress.writer()))),
+            Target::Stderr => return Ok(Output::Stdout(Box::new(io::stderr()))),
+            Target::Direct(path) => {
                 let file = std::fs::OpenOptions::new().write(true).open(path).with_context(what)?;
                 (None, file)
             }
-            _ => {
-                let replacement = Replacement::begin(path).with_context(what)?;
+            Target::Replace(target) => {
+                let replacement = Replacement::begin(&target).with_context(what)?;
                 let file = replacement.file().try_clone().with_context(what)?;
-                // A replaced file keeps its permissions; a new one gets
-                // rw-r--r-- (the temporary file's are private).
-                let permissions = existing.map_or_else(
-                    || std::os::unix::fs::PermissionsExt::from_mode(0o644),
-                    |meta| meta.permissions(),
-                );
-                (Some((replacement, permissions)), file)
+                (Some((replacement, target)), file)
             }
         };
         let file = BufWriter::new(file);
@@ -195,7 +201,8 @@ impl Output {
                 };
                 file.flush()?;
                 drop(file);
-                let Some((replacement, permissions)) = replacement else { return Ok(()) };
+                let Some((replacement, target)) = replacement else { return Ok(()) };
+                let permissions = atomic::permissions(&target, replacement.path())?;
                 std::fs::set_permissions(replacement.path(), permissions)?;
                 replacement.commit()
             }

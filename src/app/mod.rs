@@ -71,25 +71,25 @@ pub(crate) fn output_file(flag: &str, path: &Path) -> anyhow::Result<()> {
 }
 
 /// Whether two output paths name the same file (`-` is standard output):
-/// the same path once links are followed, or the same file by another
-/// name (a hard link).
+/// the same file by any name (a link, a hard link, `/dev/stdout` and
+/// the file standard output was sent to), or the same path once links are
+/// followed for a file not yet written.
 pub(crate) fn same_output(a: &Path, b: &Path) -> bool {
-    let stdout = |p: &Path| p.as_os_str() == "-";
-    if stdout(a) || stdout(b) {
-        return stdout(a) && stdout(b);
-    }
-    if let (Ok(x), Ok(y)) = (fs::metadata(a), fs::metadata(b)) {
-        use std::os::unix::fs::MetadataExt;
+    use std::os::unix::fs::MetadataExt;
+    let named =
+        |p: &Path| if p.as_os_str() == "-" { Path::new("/dev/stdout") } else { p }.to_owned();
+    let (a, b) = (named(a), named(b));
+    if let (Ok(x), Ok(y)) = (fs::metadata(&a), fs::metadata(&b)) {
         return (x.dev(), x.ino()) == (y.dev(), y.ino());
     }
-    // Not both there yet: links followed (a link to a file not yet
-    // written too), then their directories resolved, and their names.
+    // Not both there yet: links followed, their directories resolved,
+    // and their names.
     let resolved = |p: &Path| {
-        let p = crate::sink::atomic::follow_links(p);
+        let p = crate::sink::atomic::follow_links(p).ok()?;
         let dir = p.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
         fs::canonicalize(dir).ok().map(|dir| dir.join(p.file_name().unwrap_or_default()))
     };
-    resolved(a).is_some_and(|x| resolved(b).is_some_and(|y| x == y))
+    resolved(&a).is_some_and(|x| resolved(&b).is_some_and(|y| x == y))
 }
 
 /// Runs a parsed command line.

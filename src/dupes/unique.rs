@@ -16,15 +16,18 @@ use std::{
     fs::{self, File},
     io::{self, BufWriter, Write},
     os::unix::fs::FileExt,
-    path::{Path, PathBuf},
+    path::Path,
 };
 
-use crate::sink::{atomic::Replacement, join::Joiner};
+use crate::sink::{
+    atomic::{self, Replacement, Target},
+    join::Joiner,
+};
 
 /// Where the games' texts go until the end of the run.
 #[derive(Debug)]
 pub struct Store {
-    target: PathBuf,
+    target: Target,
     /// The target's replacement, or `None` when the target is written
     /// directly at the end (not a regular file).
     replacement: Option<Replacement>,
@@ -40,16 +43,17 @@ impl Store {
     /// Starts writing the texts for `target` (its directory must be
     /// writable, unless it exists and is not a regular file).
     pub fn create(target: &Path) -> io::Result<Store> {
-        let direct = fs::metadata(target).is_ok_and(|meta| !meta.is_file());
-        let (replacement, file) = if direct {
-            (None, tempfile::tempfile()?)
-        } else {
-            let replacement = Replacement::begin(target)?;
-            let file = replacement.file().try_clone()?;
-            (Some(replacement), file)
+        let target = atomic::target(target)?;
+        let (replacement, file) = match &target {
+            Target::Replace(path) => {
+                let replacement = Replacement::begin(path)?;
+                let file = replacement.file().try_clone()?;
+                (Some(replacement), file)
+            }
+            _ => (None, tempfile::tempfile()?),
         };
         Ok(Store {
-            target: target.to_owned(),
+            target,
             replacement,
             wtr: BufWriter::with_capacity(1 << 20, file),
             lengths: Vec::new(),
@@ -113,16 +117,20 @@ impl Store {
                 file.set_len(to)?;
                 // A temporary file is private: give it the permissions of
                 // the file it replaces, or those a new file gets.
-                let permissions = match fs::metadata(&self.target) {
-                    Ok(meta) => meta.permissions(),
-                    Err(_) => std::os::unix::fs::PermissionsExt::from_mode(0o644),
-                };
-                fs::set_permissions(replacement.path(), permissions)?;
+                if let Target::Replace(target) = &self.target {
+                    let permissions = atomic::permissions(target, replacement.path())?;
+                    fs::set_permissions(replacement.path(), permissions)?;
+                }
                 replacement.commit()?;
             }
             None => {
-                let mut wtr =
-                    BufWriter::new(fs::OpenOptions::new().write(true).open(&self.target)?);
+                let mut wtr: Box<dyn Write> = match &self.target {
+                    Target::Stdout => Box::new(io::stdout().lock()),
+                    Target::Stderr => Box::new(io::stderr().lock()),
+                    Target::Direct(path) | Target::Replace(path) => {
+                        Box::new(BufWriter::new(fs::OpenOptions::new().write(true).open(path)?))
+                    }
+                };
                 for &(start, end) in &ranges {
                     copy(&file, start, end, |buf, _| wtr.write_all(buf))?;
                 }

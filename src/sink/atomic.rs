@@ -1,6 +1,9 @@
-//! Replacing a file whole or not at all (`fmt --in-place`, `stats
-//! --partial`, `stats --csv`): the new content goes to a temporary file
-//! beside the target, which is synced and renamed over it.
+//! Where an output file named by a path goes ([`target`]: standard output
+//! by another name, a device or pipe written directly, or a regular file
+//! through its links) and replacing a file whole or not at all (`fmt
+//! --in-place`, `-o`, `--rejects`, `stats --partial`, `stats --csv`): the
+//! new content goes to a temporary file beside the target, which is synced
+//! and renamed over it.
 //!
 //! The temporary file is named `.NAME.XXXXXX.arbiter-tmp` (NAME the
 //! target's name) and locked while it is written, so that no run leaves one
@@ -59,7 +62,7 @@ impl Replacement {
     /// new one, locked and removed on SIGINT, SIGTERM or SIGHUP.
     pub fn begin(target: &Path) -> io::Result<Replacement> {
         // A symbolic link: the file it names is replaced, the link stays.
-        let target = &follow_links(target);
+        let target = &follow_links(target)?;
         let dir = target.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
         let prefix = prefix(target);
         sweep(dir, &prefix);
@@ -94,40 +97,117 @@ impl Replacement {
     }
 }
 
+/// Where an output named by a path goes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Target {
+    /// The process's standard output, named as a file (`/dev/stdout`,
+    /// `/dev/fd/1`): written through the stream itself, so that the
+    /// shell's redirection holds (`>>` appends; a group's later output
+    /// follows).
+    Stdout,
+    /// The process's standard error, named as a file.
+    Stderr,
+    /// Not a regular file (a device, a pipe, another open descriptor):
+    /// written directly, never replaced.
+    Direct(PathBuf),
+    /// A regular file, or none yet: replaced whole. The file a chain of
+    /// symbolic links names, not the link.
+    Replace(PathBuf),
+}
+
+/// Where an output at `path` goes; an error for a loop of links.
+pub fn target(path: &Path) -> io::Result<Target> {
+    let resolved = follow_links(path)?;
+    if let Some(fd) = descriptor(&resolved) {
+        return Ok(match fd {
+            1 => Target::Stdout,
+            2 => Target::Stderr,
+            _ => Target::Direct(resolved),
+        });
+    }
+    Ok(match fs::metadata(&resolved) {
+        Ok(meta) if !meta.is_file() => Target::Direct(resolved),
+        _ => Target::Replace(resolved),
+    })
+}
+
+/// The open descriptor of this process a path names (`/dev/stdout`,
+/// `/dev/fd/N`, `/proc/self/fd/N`), whose link must not be followed: it
+/// names the file the descriptor was opened on, not the descriptor.
+fn descriptor(path: &Path) -> Option<u32> {
+    match path.to_str()? {
+        "/dev/stdin" => return Some(0),
+        "/dev/stdout" => return Some(1),
+        "/dev/stderr" => return Some(2),
+        _ => {}
+    }
+    let own = format!("/proc/{}/fd/", std::process::id());
+    ["/dev/fd/", "/proc/self/fd/", "/proc/thread-self/fd/", own.as_str()]
+        .iter()
+        .find_map(|prefix| path.to_str()?.strip_prefix(prefix)?.parse().ok())
+}
+
+/// The most links followed, as the kernel's limit (`ELOOP`).
+const MAX_LINKS: usize = 40;
+
 /// The file `path` names once symbolic links are followed, whether it
-/// exists or not (a link to a file not yet written names that file); a
-/// loop of links is left as it is after 40 steps.
-pub fn follow_links(path: &Path) -> PathBuf {
+/// exists or not (a link to a file not yet written names that file); up
+/// to an open descriptor's name. A loop of links is an error, as it is
+/// to the shell.
+pub fn follow_links(path: &Path) -> io::Result<PathBuf> {
     let mut path = path.to_owned();
-    for _ in 0..40 {
-        let Ok(target) = fs::read_link(&path) else { break };
+    for _ in 0..MAX_LINKS {
+        if descriptor(&path).is_some() {
+            return Ok(path);
+        }
+        let Ok(target) = fs::read_link(&path) else { return Ok(path) };
         // A relative link is relative to the directory holding it.
         path = path.parent().map_or_else(|| target.clone(), |dir| dir.join(&target));
     }
-    path
+    Err(io::Error::other(format!("{}: too many levels of symbolic links", path.display())))
+}
+
+/// The permissions a replacement of `target` gets: the target's, when it
+/// exists and belongs to the user writing it (its mode copied to another
+/// owner's file could lock that owner out), else those of a new file
+/// (rw-r--r--).
+pub fn permissions(target: &Path, temp: &Path) -> io::Result<fs::Permissions> {
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
+    let ours = fs::metadata(temp)?;
+    Ok(match fs::metadata(target) {
+        Ok(meta) if (meta.uid(), meta.gid()) == (ours.uid(), ours.gid()) => meta.permissions(),
+        _ => fs::Permissions::from_mode(0o644),
+    })
 }
 
 /// Writes `path` whole or not at all. A path that names something other
 /// than a regular file (`/dev/stdout`, a pipe) is written directly.
 pub fn write(path: &Path, write: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> io::Result<()> {
-    if fs::metadata(path).is_ok_and(|meta| !meta.is_file()) {
-        let mut wtr = BufWriter::new(fs::OpenOptions::new().write(true).open(path)?);
-        write(&mut wtr)?;
-        return wtr.flush();
-    }
-    let replacement = Replacement::begin(path)?;
+    let target = match target(path)? {
+        Target::Stdout => return write_flushed(&mut io::stdout().lock(), write),
+        Target::Stderr => return write_flushed(&mut io::stderr().lock(), write),
+        Target::Direct(path) => {
+            let file = fs::OpenOptions::new().write(true).open(path)?;
+            return write_flushed(&mut BufWriter::new(file), write);
+        }
+        Target::Replace(target) => target,
+    };
+    let replacement = Replacement::begin(&target)?;
     let mut wtr = BufWriter::new(replacement.file());
     write(&mut wtr)?;
     wtr.flush()?;
     drop(wtr);
-    // A temporary file is private: give it the permissions of the file it
-    // replaces, or those a new file gets (rw-r--r--).
-    let permissions = match fs::metadata(path) {
-        Ok(meta) => meta.permissions(),
-        Err(_) => std::os::unix::fs::PermissionsExt::from_mode(0o644),
-    };
-    fs::set_permissions(replacement.path(), permissions)?;
+    fs::set_permissions(replacement.path(), permissions(&target, replacement.path())?)?;
     replacement.commit()
+}
+
+/// `write` to `wtr`, flushed.
+fn write_flushed<W: Write>(
+    wtr: &mut W,
+    write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+) -> io::Result<()> {
+    write(wtr)?;
+    wtr.flush()
 }
 
 /// The start of the names of `target`'s temporary files: `.NAME.`.
@@ -220,15 +300,19 @@ mod tests {
         // not yet written.
         symlink("sub/middle.pgn", at("first.pgn")).unwrap();
         symlink("last.pgn", at("sub/middle.pgn")).unwrap();
-        assert_eq!(follow_links(&at("first.pgn")), at("sub/last.pgn"));
+        assert_eq!(follow_links(&at("first.pgn")).unwrap(), at("sub/last.pgn"));
         symlink(at("sub/last.pgn"), at("absolute.pgn")).unwrap();
-        assert_eq!(follow_links(&at("absolute.pgn")), at("sub/last.pgn"));
-        assert_eq!(follow_links(&at("plain.pgn")), at("plain.pgn"));
-        // A loop ends.
+        assert_eq!(follow_links(&at("absolute.pgn")).unwrap(), at("sub/last.pgn"));
+        assert_eq!(follow_links(&at("plain.pgn")).unwrap(), at("plain.pgn"));
+        // A loop is an error, as to the shell.
         symlink("b", at("a")).unwrap();
         symlink("a", at("b")).unwrap();
-        let end = follow_links(&at("a"));
-        assert!(end == at("a") || end == at("b"), "{end:?}");
+        assert!(follow_links(&at("a")).is_err());
+        assert!(Replacement::begin(&at("a")).is_err());
+        // The process's own descriptors are not followed to their files.
+        assert_eq!(target(Path::new("/dev/stdout")).unwrap(), Target::Stdout);
+        assert_eq!(target(Path::new("/dev/fd/2")).unwrap(), Target::Stderr);
+        assert_eq!(target(&at("first.pgn")).unwrap(), Target::Replace(at("sub/last.pgn")));
         // Writing through a link makes the file and keeps the link.
         write(&at("first.pgn"), |wtr| wtr.write_all(b"new")).unwrap();
         assert_eq!(fs::read(at("sub/last.pgn")).unwrap(), b"new");

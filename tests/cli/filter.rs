@@ -323,6 +323,32 @@ fn an_output_that_is_not_a_regular_file_or_is_a_link_is_written_not_replaced() {
     assert_eq!(through.code, Some(0), "{}", through.stderr);
     assert!(fs::symlink_metadata(&link).unwrap().file_type().is_symlink(), "the link was replaced");
     assert!(fs::read(&real).unwrap() == expected, "the linked file was not written");
+    // `/dev/stdout` is the stream the shell opened, not the file it names:
+    // `>>` appends, and matched games sent there with rejects into the
+    // same file are refused. A loop of links is an error, not replaced.
+    let arbiter = env!("CARGO_BIN_EXE_arbiter");
+    let log = tmp.path().join("log.txt");
+    let shell = |script: &str| {
+        Command::new("sh")
+            .args(["-c", script, "sh", arbiter, &sample, log.to_str().unwrap()])
+            .output()
+            .expect("sh runs")
+    };
+    let appended =
+        shell("printf 'LOG\\n' > \"$3\"; \"$1\" filter -q \"$2\" -o /dev/stdout >> \"$3\"");
+    assert!(appended.status.success(), "{}", String::from_utf8_lossy(&appended.stderr));
+    let mut kept = b"LOG\n".to_vec();
+    kept.extend_from_slice(&expected);
+    assert!(fs::read(&log).unwrap() == kept, "-o /dev/stdout >> FILE did not append");
+    let same = shell("\"$1\" filter -q \"$2\" --player carlsen --rejects \"$3\" > \"$3\"");
+    assert_eq!(same.status.code(), Some(2), "{}", String::from_utf8_lossy(&same.stderr));
+    let (a, b) = (tmp.path().join("loop-a"), tmp.path().join("loop-b"));
+    std::os::unix::fs::symlink("loop-b", &a).unwrap();
+    std::os::unix::fs::symlink("loop-a", &b).unwrap();
+    let looped = run(&["filter", "-q", &sample, "-o", a.to_str().unwrap()]);
+    assert_eq!(looped.code, Some(2), "{}", looped.stderr);
+    assert!(looped.stderr.contains("too many levels of symbolic links"), "{}", looped.stderr);
+    assert!(fs::symlink_metadata(&a).unwrap().file_type().is_symlink(), "the loop was replaced");
     // A link to a file not yet written: the file is made, the link stays.
     let ahead = tmp.path().join("ahead.pgn");
     std::os::unix::fs::symlink("later.pgn", &ahead).unwrap();
