@@ -157,7 +157,7 @@ impl Output {
             Target::Stdout => return Ok(Output::Stdout(Box::new(run.progress.writer()))),
             Target::Stderr => return Ok(Output::Stdout(Box::new(io::stderr()))),
             Target::Direct(path) => {
-                let file = std::fs::OpenOptions::new().write(true).open(path).with_context(what)?;
+                let file = atomic::open_direct(&path).with_context(what)?;
                 (None, file)
             }
             Target::Replace(target) => {

@@ -128,7 +128,7 @@ impl Store {
                     Target::Stdout => Box::new(io::stdout().lock()),
                     Target::Stderr => Box::new(io::stderr().lock()),
                     Target::Direct(path) | Target::Replace(path) => {
-                        Box::new(BufWriter::new(fs::OpenOptions::new().write(true).open(path)?))
+                        Box::new(BufWriter::new(atomic::open_direct(path)?))
                     }
                 };
                 for &(start, end) in &ranges {

@@ -187,7 +187,7 @@ pub fn write(path: &Path, write: impl FnOnce(&mut dyn Write) -> io::Result<()>) 
         Target::Stdout => return write_flushed(&mut io::stdout().lock(), write),
         Target::Stderr => return write_flushed(&mut io::stderr().lock(), write),
         Target::Direct(path) => {
-            let file = fs::OpenOptions::new().write(true).open(path)?;
+            let file = open_direct(&path)?;
             return write_flushed(&mut BufWriter::new(file), write);
         }
         Target::Replace(target) => target,
@@ -199,6 +199,14 @@ pub fn write(path: &Path, write: impl FnOnce(&mut dyn Write) -> io::Result<()>) 
     drop(wtr);
     fs::set_permissions(replacement.path(), permissions(&target, replacement.path())?)?;
     replacement.commit()
+}
+
+/// Opens a [`Target::Direct`] output: a device or a pipe as it is; a
+/// descriptor's file at its end, as its own redirection (`3>>log`) would
+/// write (a new open of it starts at 0).
+pub fn open_direct(path: &Path) -> io::Result<File> {
+    let descriptor = descriptor(path).is_some();
+    fs::OpenOptions::new().write(true).append(descriptor).open(path)
 }
 
 /// `write` to `wtr`, flushed.
