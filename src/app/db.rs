@@ -324,6 +324,21 @@ fn search(args: &DbSearchArgs, run: &super::Run) -> anyhow::Result<ExitStatus> {
 fn export(args: &DbExportArgs, run: &super::Run) -> anyhow::Result<ExitStatus> {
     super::output_file("--output", &args.output)?;
     let manifest = Manifest::open(&args.dir)?;
+    // The database's own files (its manifest, a shard) are not replaced
+    // by PGN.
+    let within = |dir: &Path| {
+        let output = crate::sink::atomic::follow_links(&args.output).ok()?;
+        let parent =
+            output.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        Some(fs::canonicalize(parent).ok()?.starts_with(fs::canonicalize(dir).ok()?))
+    };
+    if args.output.as_os_str() != "-" && within(&args.dir) == Some(true) {
+        bail!(
+            "-o {}: inside the database {}, whose files it would replace: give a path outside it",
+            args.output.display(),
+            args.dir.display()
+        );
+    }
     let mut output = super::filter::Output::open(Some(&args.output), run)?;
     let games = write_matches(&args.dir, &manifest, run, output.writer(), u64::MAX)?;
     output.finish().with_context(|| format!("writing {}", args.output.display()))?;

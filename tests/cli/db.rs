@@ -275,6 +275,15 @@ fn export_gives_back_every_game() {
         let found = text.windows(body.len().max(1)).any(|w| w == body);
         assert!(found, "{file}'s games are not in the export byte for byte");
     }
+    // Not into the database's own files.
+    let manifest_before = fs::read(dir.join("manifest.json")).unwrap();
+    for inside in [dir.join("manifest.json"), dir.join("games").join("x.pgn")] {
+        let refused = run(&["db", "export", "-q", path(&dir), "-o", path(&inside)]);
+        assert_eq!(refused.code, Some(2), "{}", refused.stderr);
+        assert!(refused.stderr.contains("inside the database"), "{}", refused.stderr);
+    }
+    assert_eq!(fs::read(dir.join("manifest.json")).unwrap(), manifest_before);
+    assert!(!dir.join("games").join("x.pgn").exists());
     // `db search --format pgn` writes the same bytes.
     let searched = run(&["db", "search", path(&dir), "--format", "pgn"]);
     assert!(searched.stdout_bytes == text, "db search --format pgn differs from db export");
