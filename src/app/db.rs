@@ -327,10 +327,7 @@ fn export(args: &DbExportArgs, run: &super::Run) -> anyhow::Result<ExitStatus> {
     // The database's own files (its manifest, a shard) are not replaced
     // by PGN.
     let within = |dir: &Path| {
-        let output = crate::sink::atomic::follow_links(&args.output).ok()?;
-        let parent =
-            output.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-        Some(fs::canonicalize(parent).ok()?.starts_with(fs::canonicalize(dir).ok()?))
+        Some(crate::sink::atomic::resolve(&args.output)?.starts_with(fs::canonicalize(dir).ok()?))
     };
     if args.output.as_os_str() != "-" && within(&args.dir) == Some(true) {
         bail!(

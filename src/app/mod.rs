@@ -82,14 +82,9 @@ pub(crate) fn same_output(a: &Path, b: &Path) -> bool {
     if let (Ok(x), Ok(y)) = (fs::metadata(&a), fs::metadata(&b)) {
         return (x.dev(), x.ino()) == (y.dev(), y.ino());
     }
-    // Not both there yet: links followed, their directories resolved,
-    // and their names.
-    let resolved = |p: &Path| {
-        let p = crate::sink::atomic::follow_links(p).ok()?;
-        let dir = p.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-        fs::canonicalize(dir).ok().map(|dir| dir.join(p.file_name().unwrap_or_default()))
-    };
-    resolved(&a).is_some_and(|x| resolved(&b).is_some_and(|y| x == y))
+    // Not both there yet: the same path once resolved.
+    let resolve = crate::sink::atomic::resolve;
+    resolve(&a).is_some_and(|x| resolve(&b).is_some_and(|y| x == y))
 }
 
 /// Runs a parsed command line.

@@ -167,6 +167,15 @@ pub fn follow_links(path: &Path) -> io::Result<PathBuf> {
     Err(io::Error::other(format!("{}: too many levels of symbolic links", path.display())))
 }
 
+/// The absolute path of the file `path` names, existing or not: links
+/// followed, then its directory resolved (which must exist) and its name
+/// kept. `None` for a loop of links or a missing directory.
+pub fn resolve(path: &Path) -> Option<PathBuf> {
+    let path = follow_links(path).ok()?;
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    Some(fs::canonicalize(dir).ok()?.join(path.file_name()?))
+}
+
 /// The permissions a replacement of `target` gets: the target's, when it
 /// exists and belongs to the user writing it (its mode copied to another
 /// owner's file could lock that owner out), else those of a new file
