@@ -24,7 +24,13 @@ For the fixtures (one run over fixtures/, recursively) and, when
   and name no other game; and the `moves` column, decoded as
   docs/DATABASE.md says and replayed with python-chess (when installed),
   reaches each game's `final_fen`, whose key is python-chess's polyglot
-  hash.
+  hash;
+- `arbiter db export --format sqlite` of that database, read by Python's
+  own sqlite3 module: the same columns, and every value of every row equal
+  to DuckDB's reading of the Parquet files (dates and times as ISO text,
+  lists and maps as JSON), the same positions (skipped when arbiter was
+  built without `--features sqlite`; ARBITER_REQUIRE_SQLITE=1 makes that
+  a failure).
 
 Skipped, saying so on standard error, when the duckdb Python package is
 missing (`pip install duckdb`; .ci/run installs it), and the corpus part
@@ -245,6 +251,7 @@ def database(duckdb, label, inputs, arbiter, tmp, db_conn, replay_at_most=None):
     """).fetchone()
     check(label, starts == replayed and orphans == 0,
           f"{starts} start positions for {replayed} games replayed; {orphans} of no game")
+    sqlite_export(label, out, arbiter, tmp, db_conn)
     try:
         import chess  # noqa: F401
     except ImportError:
@@ -292,6 +299,72 @@ def database(duckdb, label, inputs, arbiter, tmp, db_conn, replay_at_most=None):
           f"types; {decoded} games' moves decode with python-chess to their final position, "
           f"and {keyed} final keys are python-chess's polyglot hashes (the first "
           f"{min(keyed, 40)} printed by `arbiter key`)")
+
+
+def sqlite_value(value):
+    """A value of DuckDB's reading of `games` as the SQLite export stores
+    it: booleans 0 or 1, dates and times as ISO text (UTC), lists and maps
+    as the JSON values they are written as."""
+    import datetime
+    if isinstance(value, bool):
+        return int(value)
+    if isinstance(value, datetime.datetime):
+        utc = value.astimezone(datetime.timezone.utc)
+        text = utc.strftime("%Y-%m-%d %H:%M:%S")
+        return text + (f".{utc.microsecond // 1000:03d}" if utc.microsecond else "")
+    if isinstance(value, datetime.date):
+        return value.isoformat()
+    if isinstance(value, dict):
+        # DuckDB returns a MAP as {key: [...], value: [...]} or as a dict.
+        if set(value) == {"key", "value"} and isinstance(value["key"], list):
+            return list(zip(value["key"], value["value"]))
+        return list(value.items())
+    return value
+
+
+def sqlite_export(label, out, arbiter, tmp, db_conn):
+    """`db export --format sqlite` of the database `out`, read by Python's
+    sqlite3, against DuckDB's reading of its Parquet files (table g)."""
+    import json
+    import sqlite3
+    target = tmp / f"{label}.sqlite"
+    run = subprocess.run([arbiter, "db", "export", "-q", str(out), "--format", "sqlite",
+                          "-o", str(target)], cwd=ROOT, capture_output=True, text=True)
+    if run.returncode != 0 and "--features sqlite" in run.stderr:
+        skip("arbiter was built without SQLite (--features sqlite)", "ARBITER_REQUIRE_SQLITE")
+        return
+    check(label, run.returncode == 0, f"db export --format sqlite failed: {run.stderr}")
+    lite = sqlite3.connect(target)
+    names = [row[1] for row in lite.execute("PRAGMA table_info(games)")]
+    expected = [row[0] for row in db_conn.execute("SELECT column_name FROM (DESCRIBE g)").fetchall()]
+    check(label, names == expected, f"SQLite columns {names}, Parquet columns {expected}")
+    json_columns = {name for name, kind in db_conn.execute(
+        "SELECT column_name, column_type FROM (DESCRIBE g)").fetchall()
+        if kind.endswith("[]") or kind.startswith("MAP")}
+    ours = lite.execute("SELECT * FROM games ORDER BY game_id")
+    theirs = db_conn.execute("SELECT * FROM g ORDER BY game_id").fetchall()
+    rows = 0
+    for lite_row, duck_row in zip(ours, theirs):
+        rows += 1
+        for name, a, b in zip(names, lite_row, duck_row):
+            if name in json_columns and a is not None:
+                a = json.loads(a)
+                a = list(a.items()) if isinstance(a, dict) else a
+            b = sqlite_value(b)
+            b = [list(x) for x in b] if name == "tags" and b is not None else b
+            a = [list(x) for x in a] if name == "tags" and a is not None else a
+            check(label, a == b, f"game {duck_row[0]}: {name} is {a!r} in SQLite, "
+                  f"{b!r} in Parquet")
+    total = db_conn.execute("SELECT count(*) FROM g").fetchone()[0]
+    check(label, rows == total and lite.execute("SELECT count(*) FROM games").fetchone()[0] == total,
+          f"{rows} rows compared of {total}")
+    digest = "SELECT count(*), sum(key % 1000003), sum(game_id % 1000003), sum(ply) FROM "
+    positions = lite.execute(digest + "positions").fetchone()
+    parquet = db_conn.execute(digest + f"'{out}/positions/*.parquet'").fetchone()
+    check(label, tuple(positions) == tuple(parquet),
+          f"positions: SQLite {positions}, Parquet {parquet}")
+    print(f"duckdb_load: {label}: db export --format sqlite holds the {rows} games with every "
+          f"value DuckDB reads from the Parquet files, and the {positions[0]} positions")
 
 
 def main():

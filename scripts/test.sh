@@ -30,12 +30,17 @@ step "cargo fmt --check"
 cargo fmt --all -- --check
 # fuzz/ is a workspace of its own, which `--all` leaves out.
 rustfmt --check --edition 2024 fuzz/src/*.rs fuzz/fuzz_targets/*.rs
+# Every feature is built and tested (`sqlite`, off by default, adds
+# `db export --format sqlite`); the default build is checked too.
 step "cargo clippy -D warnings"
-cargo clippy --locked --all-targets -- -D warnings
+cargo clippy --locked --all-targets --features sqlite -- -D warnings
+step "cargo check (default features, without SQLite)"
+cargo check --locked --all-targets --quiet
 step "cargo test"
-cargo test --locked
+cargo test --locked --features sqlite
 step "cargo doc -D warnings"
-RUSTDOCFLAGS="-D warnings" cargo doc --locked --no-deps --document-private-items --quiet
+RUSTDOCFLAGS="-D warnings" cargo doc --locked --no-deps --document-private-items --quiet \
+    --features sqlite
 step "differential test against python-chess"
 # The binary `cargo test` built (dependencies optimised, our code with
 # debug assertions): a release build would cost minutes and check less.

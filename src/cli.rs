@@ -1046,6 +1046,17 @@ pub enum DbFormat {
     Pgn,
 }
 
+/// Output formats of `db export`.
+#[cfg(feature = "db")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ExportFormat {
+    /// The games as PGN: each its own bytes while its source is there.
+    Pgn,
+    /// One SQLite file: the tables `games`, `positions`, `sources` and
+    /// `info` (docs/DATABASE.md).
+    Sqlite,
+}
+
 /// Arguments of `db export`.
 #[cfg(feature = "db")]
 #[derive(Debug, Args)]
@@ -1056,10 +1067,15 @@ pub struct DbExportArgs {
     /// Which games.
     #[command(flatten)]
     pub select: SelectArgs,
-    /// The PGN file to write (`-`: standard output; `.zst` or `.gz`
+    /// The file to write (`-`: standard output; for PGN, `.zst` or `.gz`
     /// compress).
     #[arg(long, short = 'o', value_name = "FILE")]
     pub output: PathBuf,
+    /// What to write: the games as PGN, or the database as one SQLite file
+    /// (its games, their positions and its sources; in a binary built with
+    /// `--features sqlite`).
+    #[arg(long, value_enum, default_value_t = ExportFormat::Pgn)]
+    pub format: ExportFormat,
     /// No count of the games written on standard error.
     #[arg(long, short = 'q')]
     pub quiet: bool,

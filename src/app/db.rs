@@ -18,7 +18,7 @@ use anyhow::{Context, bail};
 use crate::{
     cli::{
         DbArgs, DbBuildArgs, DbCommand, DbDupesArgs, DbExportArgs, DbFindArgs, DbFormat,
-        DbInfoArgs, DbSearchArgs, DbStatsArgs, DbTreeArgs, DupesFormat,
+        DbInfoArgs, DbSearchArgs, DbStatsArgs, DbTreeArgs, DupesFormat, ExportFormat,
     },
     db::{
         find,
@@ -336,6 +336,9 @@ fn export(args: &DbExportArgs, run: &super::Run) -> anyhow::Result<ExitStatus> {
             args.dir.display()
         );
     }
+    if args.format == ExportFormat::Sqlite {
+        return export_sqlite(args, &manifest, run);
+    }
     let mut output = super::filter::Output::open(Some(&args.output), run)?;
     let games = write_matches(&args.dir, &manifest, run, output.writer(), u64::MAX)?;
     output.finish().with_context(|| format!("writing {}", args.output.display()))?;
@@ -343,6 +346,69 @@ fn export(args: &DbExportArgs, run: &super::Run) -> anyhow::Result<ExitStatus> {
         writeln!(io::stderr().lock(), "db export: {games} games")?;
     }
     Ok(ExitStatus::Clean)
+}
+
+/// `db export --format sqlite`: the selected games, their positions and
+/// the sources as one SQLite file, which appears whole or not at all (a
+/// device, a pipe or standard output gets a copy of it, written at the
+/// end).
+#[cfg(feature = "sqlite")]
+fn export_sqlite(
+    args: &DbExportArgs,
+    manifest: &Manifest,
+    run: &super::Run,
+) -> anyhow::Result<ExitStatus> {
+    use crate::sink::atomic::{self, Replacement, Target};
+    let (selection, jobs) = (&run.config.selection, run.config.pipeline.jobs);
+    let export =
+        |file: &Path| crate::db::sqlite::export(&args.dir, manifest, selection, jobs, file);
+    let writing = || format!("writing {}", args.output.display());
+    let target = match args.output.as_os_str() == "-" {
+        true => Target::Stdout,
+        false => atomic::target(&args.output).with_context(writing)?,
+    };
+    let exported = match target {
+        Target::Replace(path) => {
+            let replacement = Replacement::begin(&path).with_context(writing)?;
+            let exported = export(replacement.path())?;
+            let permissions = atomic::permissions(&path, replacement.path());
+            fs::set_permissions(replacement.path(), permissions.with_context(writing)?)
+                .with_context(writing)?;
+            replacement.commit().with_context(writing)?;
+            exported
+        }
+        // SQLite writes a file it can seek in: one of its own (removed on
+        // a signal, as a replacement is, and never committed), then copied.
+        _ => {
+            let temp = Replacement::scratch("arbiter-export.sqlite").with_context(writing)?;
+            let exported = export(temp.path())?;
+            let copy = |wtr: &mut dyn Write| io::copy(&mut File::open(temp.path())?, wtr).map(drop);
+            match args.output.as_os_str() == "-" {
+                true => copy(&mut io::stdout().lock()).with_context(writing)?,
+                false => atomic::write(&args.output, copy).with_context(writing)?,
+            }
+            exported
+        }
+    };
+    if !args.quiet {
+        let (games, positions) = (exported.games, exported.positions);
+        writeln!(io::stderr().lock(), "db export: {games} games, {positions} positions")?;
+    }
+    Ok(ExitStatus::Clean)
+}
+
+/// `db export --format sqlite` in a binary built without SQLite.
+#[cfg(not(feature = "sqlite"))]
+fn export_sqlite(
+    args: &DbExportArgs,
+    _manifest: &Manifest,
+    _run: &super::Run,
+) -> anyhow::Result<ExitStatus> {
+    bail!(
+        "-o {}: --format sqlite needs an arbiter built with SQLite \
+         (cargo build --release --features sqlite)",
+        args.output.display()
+    )
 }
 
 /// Writes the first `limit` games the predicates select as PGN, each as

@@ -12,7 +12,8 @@
 //! [`moves`] is the move encoding (a byte a ply); [`originals`] reads a
 //! game's own bytes back from its source; [`tree`] writes the opening
 //! tree of each shard (`--tree`) and answers `db tree`; [`dupes`] reads
-//! the games' columns for `db dupes`. The layout and every column are
+//! the games' columns for `db dupes`; `sqlite` (feature `sqlite`)
+//! writes them as one SQLite file. The layout and every column are
 //! documented in docs/DATABASE.md.
 
 pub mod dupes;
@@ -23,6 +24,8 @@ pub mod originals;
 pub mod row;
 pub mod scan;
 pub mod search;
+#[cfg(feature = "sqlite")]
+pub mod sqlite;
 pub mod store;
 pub mod table;
 pub mod tree;

@@ -14,7 +14,7 @@
 use std::{fs::File, ops::ControlFlow, path::Path};
 
 use anyhow::Context;
-use arrow_array::Array;
+use arrow_array::{Array, RecordBatch};
 use parquet::arrow::{
     ProjectionMask,
     arrow_reader::{
@@ -196,6 +196,48 @@ pub fn each_match(
     whole: bool,
     mut each: impl FnMut(StoredGame) -> anyhow::Result<ControlFlow<()>>,
 ) -> anyhow::Result<u64> {
+    let mut matched = 0;
+    let visit = |found: Found<'_>| match found {
+        Found::Count(rows) => {
+            matched += rows as u64;
+            Ok(ControlFlow::Continue(()))
+        }
+        Found::Batch(batch, path) => {
+            let what = || format!("reading {}", path.display());
+            let columns = Columns::of(batch).with_context(what)?;
+            for i in 0..columns.len() {
+                matched += 1;
+                if each(columns.game(i).with_context(what)?)?.is_break() {
+                    return Ok(ControlFlow::Break(()));
+                }
+            }
+            Ok(ControlFlow::Continue(()))
+        }
+    };
+    each_matching_batch(dir, manifest, selection, threads, whole, visit)?;
+    Ok(matched)
+}
+
+/// What [`each_matching_batch`] hands over of a row group.
+pub enum Found<'a> {
+    /// How many of its games were selected (when they are not read).
+    Count(usize),
+    /// Its selected games, every column, and the shard they are read from.
+    Batch(&'a RecordBatch, &'a Path),
+}
+
+/// Hands the games that `selection` selects to `each` as record batches
+/// of every column (only the selected rows), in the database's order,
+/// until it says to stop; with `whole` false, only their number a row
+/// group. Decided on `threads` threads.
+pub fn each_matching_batch(
+    dir: &Path,
+    manifest: &Manifest,
+    selection: &Selection,
+    threads: usize,
+    whole: bool,
+    mut each: impl FnMut(Found<'_>) -> anyhow::Result<ControlFlow<()>>,
+) -> anyhow::Result<()> {
     let shards = manifest
         .shard_paths(dir)
         .iter()
@@ -211,7 +253,6 @@ pub fn each_match(
         .num_threads(threads.max(1))
         .build()
         .context("starting the search's threads")?;
-    let mut matched = 0;
     for window in units.chunks(threads.max(1) * WINDOW_PER_THREAD) {
         let decided: Vec<Vec<usize>> = pool.install(|| {
             window
@@ -224,7 +265,9 @@ pub fn each_match(
                 continue;
             }
             if !whole {
-                matched += rows.len() as u64;
+                if each(Found::Count(rows.len()))?.is_break() {
+                    return Ok(());
+                }
                 continue;
             }
             let shard = &shards[s];
@@ -232,17 +275,13 @@ pub fn each_match(
             let reader = shard.reader(g, None, Some(selection_of(&rows, shard.rows(g))))?;
             for batch in reader {
                 let batch = batch.with_context(what)?;
-                let columns = Columns::of(&batch).with_context(what)?;
-                for i in 0..columns.len() {
-                    matched += 1;
-                    if each(columns.game(i).with_context(what)?)?.is_break() {
-                        return Ok(matched);
-                    }
+                if each(Found::Batch(&batch, &shard.path))?.is_break() {
+                    return Ok(());
                 }
             }
         }
     }
-    Ok(matched)
+    Ok(())
 }
 
 #[cfg(test)]

@@ -64,6 +64,20 @@ impl Replacement {
         // A symbolic link: the file it names is replaced, the link stays.
         let target = &follow_links(target)?;
         let dir = target.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        Replacement::in_dir(dir, target)
+    }
+
+    /// A temporary file in the system's temporary directory, named after
+    /// `name`, for an output that must be complete before it is copied
+    /// where it goes (a format written by seeking, to a pipe): removed
+    /// when dropped or on a terminating signal; never committed.
+    pub fn scratch(name: &str) -> io::Result<Replacement> {
+        let dir = std::env::temp_dir();
+        Replacement::in_dir(&dir, &dir.join(name))
+    }
+
+    /// A new temporary file in `dir` for `target`.
+    fn in_dir(dir: &Path, target: &Path) -> io::Result<Replacement> {
         let prefix = prefix(target);
         sweep(dir, &prefix);
         handle_signals();

@@ -723,3 +723,172 @@ fn manifest_time(file: &Path) -> u64 {
     let time = fs::metadata(file).unwrap().modified().unwrap();
     time.duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos() as u64
 }
+
+/// The rows of `query` on the SQLite file `file`, read by Python's own
+/// sqlite3 module (not arbiter's SQLite), as JSON arrays.
+#[cfg(feature = "sqlite")]
+fn sql(file: &Path, query: &str) -> Vec<Vec<Value>> {
+    let script = "import json, sqlite3, sys\n\
+                  rows = sqlite3.connect(sys.argv[1]).execute(sys.argv[2]).fetchall()\n\
+                  print(json.dumps([list(r) for r in rows]))";
+    let output = std::process::Command::new("python3")
+        .args(["-c", script, path(file), query])
+        .output()
+        .expect("python3, which CI has, runs");
+    assert!(output.status.success(), "{query}: {}", String::from_utf8_lossy(&output.stderr));
+    serde_json::from_slice(&output.stdout).unwrap()
+}
+
+#[cfg(feature = "sqlite")]
+#[test]
+fn export_as_sqlite_holds_every_column_of_the_games_their_positions_and_the_sources() {
+    let files = inputs();
+    let work = tempfile::tempdir().unwrap();
+    let dir = work.path().join("db");
+    build(&files, &dir, &["--positions=12", "--shard-games", "40"]);
+    assert!(manifest(&dir)["shards"].as_array().unwrap().len() > 1);
+    let out = work.path().join("games.sqlite");
+    // Over an existing file, replaced whole.
+    fs::write(&out, "not a database").unwrap();
+    let export = |extra: &[&str], out: &Path| {
+        let mut args = vec!["db", "export", path(&dir), "--format", "sqlite", "-o", path(out)];
+        args.extend_from_slice(extra);
+        let run = run(&args);
+        assert_eq!(run.code, Some(0), "{args:?}: {}", run.stderr);
+        run.stderr
+    };
+    let said = export(&[], &out);
+    // The games: those of `db search`, with its record's values.
+    let records = jsonl(&["db", "search", path(&dir)]);
+    assert!(said.contains(&format!("{} games", records.len())), "{said}");
+    let rows = sql(
+        &out,
+        "SELECT file, \"index\", white, valid, plies, final_fen, termination, result_consistent \
+         FROM games ORDER BY game_id",
+    );
+    let expected: Vec<Vec<Value>> = records
+        .iter()
+        .map(|r| {
+            let flag = |name: &str| Value::from(u8::from(r[name].as_bool().unwrap()));
+            vec![
+                r["file"].clone(),
+                r["index"].clone(),
+                r["white"].clone(),
+                flag("valid"),
+                r["plies"].clone(),
+                // A game not replayed has none: NULL, as in `games`.
+                Some(r["final_fen"].clone()).filter(|f| f != "").unwrap_or(Value::Null),
+                r["termination"].clone(),
+                flag("result_consistent"),
+            ]
+        })
+        .collect();
+    assert_eq!(rows.len(), expected.len());
+    for (row, record) in rows.iter().zip(&expected) {
+        assert_eq!(row, record);
+    }
+    // Each column as SQLite types it: dates as ISO text, lists and maps as
+    // JSON, the moves as bytes (a byte a ply, so at least one for each).
+    let types = sql(
+        &out,
+        "SELECT count(*) FILTER (WHERE typeof(date) NOT IN ('text', 'null') \
+                OR (date IS NOT NULL AND date(date) IS NOT date)), \
+                count(*) FILTER (WHERE typeof(utc_datetime) NOT IN ('text', 'null') \
+                OR (utc_datetime IS NOT NULL AND datetime(utc_datetime) IS NULL)), \
+                count(*) FILTER (WHERE typeof(valid) <> 'integer'), \
+                count(*) FILTER (WHERE typeof(moves) <> 'blob' OR length(moves) < plies), \
+                count(*) FILTER (WHERE NOT json_valid(tags) OR json_type(warnings) <> 'array'), \
+                count(*) FILTER (WHERE date IS NOT NULL), \
+                count(*) FILTER (WHERE json_array_length(clocks) > 0), \
+                count(*) FILTER (WHERE json_type(tags, '$.Annotator') = 'text') \
+         FROM games",
+    );
+    let counts: Vec<u64> = types[0].iter().map(|v| v.as_u64().unwrap()).collect();
+    assert_eq!(counts[..5], [0, 0, 0, 0, 0], "columns of the wrong type: {counts:?}");
+    assert!(counts[5..].iter().all(|&n| n > 0), "dates, clocks and extra tags: {counts:?}");
+    // A lichess game's clocks are its `%clk` comments, in milliseconds.
+    let clocks = sql(&out, "SELECT clocks FROM games WHERE clocks IS NOT NULL LIMIT 1");
+    let clocks: Vec<Value> = serde_json::from_str(clocks[0][0].as_str().unwrap()).unwrap();
+    assert!(clocks.iter().all(|c| c.is_null() || c.as_i64().is_some_and(|ms| ms % 1000 == 0)));
+    // The positions: a lookup by `arbiter key` answers what `db find` does
+    // (which, a FEN being a chess position, leaves the variants out).
+    for fen in [
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2",
+    ] {
+        let key = run(&["key", fen]).stdout.trim().to_owned();
+        let found = sql(
+            &out,
+            &format!(
+                "SELECT g.file, g.\"index\", p.ply FROM positions p JOIN games g USING (game_id) \
+                 WHERE p.key = {key} AND g.variant IN ('chess', 'chess960') ORDER BY g.game_id"
+            ),
+        );
+        let expected: Vec<Vec<Value>> = jsonl(&["db", "find", path(&dir), "--fen", fen])
+            .iter()
+            .map(|r| vec![r["file"].clone(), r["index"].clone(), r["ply"].clone()])
+            .collect();
+        assert!(!expected.is_empty());
+        assert_eq!(found, expected, "{fen}");
+    }
+    let all_positions = sql(&out, "SELECT count(*) FROM positions")[0][0].as_u64().unwrap();
+    assert!(said.contains(&format!("{all_positions} positions")), "{said}");
+    // The sources and the schemes that decode keys and moves.
+    let sources = sql(&out, "SELECT path, games FROM sources ORDER BY source_id");
+    assert_eq!(sources.len(), files.len());
+    assert_eq!(sources.iter().map(|s| s[1].as_u64().unwrap()).sum::<u64>(), records.len() as u64);
+    let info = sql(&out, "SELECT value FROM info WHERE name = 'moves'");
+    assert_eq!(info[0][0], manifest(&dir)["moves"]);
+    // With a predicate: its games only, and their positions only.
+    let some = work.path().join("some.sqlite");
+    export(&["--result", "1-0"], &some);
+    let wins = run(&["db", "search", path(&dir), "--result", "1-0", "--count"]);
+    let wins: u64 = wins.stdout.trim().parse().unwrap();
+    assert!(wins > 0 && wins < records.len() as u64);
+    let counted = sql(
+        &some,
+        "SELECT (SELECT count(*) FROM games), (SELECT count(*) FROM games WHERE result <> '1-0'), \
+                (SELECT count(*) FROM positions WHERE game_id NOT IN (SELECT game_id FROM games)), \
+                (SELECT count(*) FROM positions)",
+    );
+    assert_eq!(counted[0][..3], [Value::from(wins), Value::from(0), Value::from(0)]);
+    let theirs = sql(
+        &out,
+        "SELECT count(*) FROM positions WHERE game_id IN \
+         (SELECT game_id FROM games WHERE result = '1-0')",
+    );
+    assert_eq!(counted[0][3], theirs[0][0]);
+    // To standard output: the same database, copied.
+    let piped = run(&["db", "export", "-q", path(&dir), "--format", "sqlite", "-o", "-"]);
+    assert_eq!(piped.code, Some(0), "{}", piped.stderr);
+    assert!(piped.stdout_bytes.starts_with(b"SQLite format 3\0"));
+    let copy = work.path().join("copy.sqlite");
+    fs::write(&copy, &piped.stdout_bytes).unwrap();
+    assert_eq!(sql(&copy, "SELECT count(*) FROM games")[0][0], Value::from(records.len()));
+    // A damaged database: an error, and the file there before is left as
+    // it was, with no temporary file beside it.
+    let before = fs::read(&some).unwrap();
+    let shard = dir.join(manifest(&dir)["shards"][1]["games"].as_str().unwrap());
+    let bytes = fs::read(&shard).unwrap();
+    fs::write(&shard, &bytes[..bytes.len() / 2]).unwrap();
+    let failed = run(&["db", "export", path(&dir), "--format", "sqlite", "-o", path(&some)]);
+    assert_eq!(failed.code, Some(2), "{}", failed.stderr);
+    assert!(failed.stderr.contains(path(&shard)), "{}", failed.stderr);
+    assert_eq!(fs::read(&some).unwrap(), before);
+    let names: Vec<_> =
+        fs::read_dir(work.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(names.len(), 4, "{names:?}");
+}
+
+#[cfg(not(feature = "sqlite"))]
+#[test]
+fn export_as_sqlite_without_the_feature_says_how_to_get_it() {
+    let work = tempfile::tempdir().unwrap();
+    let dir = work.path().join("db");
+    build(&[fixture("sample.pgn")], &dir, &[]);
+    let out = work.path().join("games.sqlite");
+    let run = run(&["db", "export", path(&dir), "--format", "sqlite", "-o", path(&out)]);
+    assert_eq!(run.code, Some(2), "{}", run.stderr);
+    assert!(run.stderr.contains("--features sqlite"), "{}", run.stderr);
+    assert!(!out.exists());
+}

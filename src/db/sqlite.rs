@@ -1,0 +1,338 @@
+//! `db export --format sqlite` (cargo feature `sqlite`): a database's
+//! games as one SQLite file, for the programs that read SQLite rather than
+//! Parquet (the `sqlite3` shell, every language's standard library,
+//! ocgdb-style tools).
+//!
+//! The file holds `games` (every column of the Parquet table, under the
+//! same names, typed as SQLite types values), `positions` (the exported
+//! games' rows of the positions files, when the database has them, keyed
+//! for lookups by position), `sources` and `info` (the key and move
+//! schemes). The mapping of each Arrow type is generic, so a column added
+//! to `games` is exported with no change here; docs/DATABASE.md lists it.
+
+use std::{collections::HashSet, fs::File, ops::ControlFlow, path::Path};
+
+use anyhow::{Context, bail};
+use arrow_array::{
+    Array, RecordBatch,
+    cast::AsArray,
+    types::{Date32Type, Int32Type, Int64Type, TimestampMillisecondType},
+};
+use arrow_schema::{DataType, Field, TimeUnit};
+use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+use rusqlite::{
+    Connection, Statement,
+    types::{ToSqlOutput, Value, ValueRef},
+};
+
+use super::{
+    manifest::{self, Manifest},
+    scan,
+    search::{self, Found},
+    store::positions_schema,
+    table::{COLUMNS, FILTER_COLUMNS, TableBuilder, check_schema},
+};
+use crate::select::Selection;
+
+/// What an export wrote.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Exported {
+    /// Rows of `games`.
+    pub games: u64,
+    /// Rows of `positions` (0 when the database has no positions files).
+    pub positions: u64,
+}
+
+/// Writes the games of the database at `dir` that `selection` selects
+/// (decided on `threads` threads), their positions and the database's
+/// sources into a new SQLite database at `file`, which must be empty or
+/// not exist. The caller makes the file appear whole: nothing here syncs
+/// or journals it.
+pub fn export(
+    dir: &Path,
+    manifest: &Manifest,
+    selection: &Selection,
+    threads: usize,
+    file: &Path,
+) -> anyhow::Result<Exported> {
+    let what = || format!("writing the SQLite database {}", file.display());
+    let mut conn = Connection::open(file).with_context(what)?;
+    // A file no one reads until it is renamed into place: no journal, no
+    // syncs, one transaction.
+    conn.execute_batch(
+        "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA locking_mode = EXCLUSIVE;",
+    )
+    .with_context(what)?;
+    let tx = conn.transaction().with_context(what)?;
+    let schema = TableBuilder::schema();
+    tx.execute_batch(&create_games(schema.fields())).with_context(what)?;
+    tx.execute_batch(
+        "CREATE TABLE positions (key INTEGER NOT NULL, game_id INTEGER NOT NULL, \
+         ply INTEGER NOT NULL, PRIMARY KEY (key, game_id)) WITHOUT ROWID;
+         CREATE TABLE sources (source_id INTEGER PRIMARY KEY, path TEXT NOT NULL, \
+         size INTEGER NOT NULL, sha256 TEXT NOT NULL, games INTEGER NOT NULL);
+         CREATE TABLE info (name TEXT PRIMARY KEY, value TEXT NOT NULL);",
+    )
+    .with_context(what)?;
+    let mut exported = Exported { games: 0, positions: 0 };
+    // The games exported, when not all are: their positions only.
+    let mut ids: Option<HashSet<i64>> = (!selection.is_everything()).then(HashSet::new);
+    {
+        let placeholders = vec!["?"; schema.fields().len()].join(", ");
+        let mut insert =
+            tx.prepare(&format!("INSERT INTO games VALUES ({placeholders})")).with_context(what)?;
+        let mut add = |batch: &RecordBatch, shard: &Path| -> anyhow::Result<()> {
+            let read = || format!("reading {}", shard.display());
+            check_schema(&batch.schema()).with_context(read)?;
+            // The table's order, whatever the file's.
+            let columns = schema
+                .fields()
+                .iter()
+                .map(|field| Ok(batch.column(batch.schema().index_of(field.name())?).as_ref()))
+                .collect::<Result<Vec<&dyn Array>, arrow_schema::ArrowError>>()
+                .with_context(read)?;
+            if let Some(ids) = &mut ids {
+                let game_ids = columns[0].as_primitive_opt::<Int64Type>();
+                ids.extend(game_ids.into_iter().flat_map(|a| a.iter().flatten()));
+            }
+            exported.games += insert_rows(&mut insert, &columns).with_context(what)?;
+            Ok(())
+        };
+        if selection.is_everything() {
+            let names: Vec<&str> = COLUMNS.iter().chain(&FILTER_COLUMNS).copied().collect();
+            for path in manifest.shard_paths(dir) {
+                for batch in scan::projected(&path, &names)? {
+                    let batch = batch.with_context(|| format!("reading {}", path.display()))?;
+                    add(&batch, &path)?;
+                }
+            }
+        } else {
+            search::each_matching_batch(dir, manifest, selection, threads, true, |found| {
+                if let Found::Batch(batch, shard) = found {
+                    add(batch, shard)?;
+                }
+                Ok(ControlFlow::Continue(()))
+            })?;
+        }
+        let mut insert = tx.prepare("INSERT INTO positions VALUES (?, ?, ?)").with_context(what)?;
+        for shard in &manifest.shards {
+            for name in &shard.positions {
+                let path = dir.join(name);
+                exported.positions += insert_positions(&mut insert, &path, ids.as_ref())?;
+            }
+        }
+        let mut insert =
+            tx.prepare("INSERT INTO sources VALUES (?, ?, ?, ?, ?)").with_context(what)?;
+        for source in &manifest.sources {
+            let games = i64::try_from(source.games).unwrap_or(i64::MAX);
+            let size = i64::try_from(source.size).unwrap_or(i64::MAX);
+            insert
+                .execute(rusqlite::params![source.id, source.path, size, source.sha256, games])
+                .with_context(what)?;
+        }
+        let mut insert = tx.prepare("INSERT INTO info VALUES (?, ?)").with_context(what)?;
+        let info = [
+            ("format", manifest::FORMAT.to_owned()),
+            ("version", manifest.version.to_string()),
+            ("key", manifest.key.clone()),
+            ("moves", manifest.moves.clone()),
+        ];
+        for (name, value) in info {
+            insert.execute([name, value.as_str()]).with_context(what)?;
+        }
+    }
+    tx.commit().with_context(what)?;
+    conn.close().map_err(|(_, error)| error).with_context(what)?;
+    Ok(exported)
+}
+
+/// `CREATE TABLE games`: a column for each field, under its name (quoted:
+/// `index` and `offset` are SQL words), with the type SQLite gives it.
+fn create_games(fields: &[std::sync::Arc<Field>]) -> String {
+    let columns: Vec<String> = fields
+        .iter()
+        .map(|field| {
+            let name = field.name();
+            let kind = sqlite_type(field.data_type());
+            let key = if name == "game_id" { " PRIMARY KEY" } else { "" };
+            let required = if field.is_nullable() { "" } else { " NOT NULL" };
+            format!("\"{name}\" {kind}{key}{required}")
+        })
+        .collect();
+    format!("CREATE TABLE games ({});", columns.join(", "))
+}
+
+/// The SQLite type of an Arrow column: integers and booleans (0 or 1) as
+/// INTEGER, dates and times as ISO 8601 TEXT (what SQLite's date functions
+/// read), lists and maps as JSON TEXT (what its JSON functions read),
+/// bytes as BLOB.
+fn sqlite_type(data_type: &DataType) -> &'static str {
+    match data_type {
+        DataType::Int32 | DataType::Int64 | DataType::Boolean => "INTEGER",
+        DataType::Binary => "BLOB",
+        _ => "TEXT",
+    }
+}
+
+/// Inserts every row of `columns` (a batch's, in the table's order) with
+/// `insert`; the number inserted.
+fn insert_rows(insert: &mut Statement<'_>, columns: &[&dyn Array]) -> anyhow::Result<u64> {
+    let rows = columns.first().map_or(0, |c| c.len());
+    for row in 0..rows {
+        for (i, column) in columns.iter().enumerate() {
+            insert.raw_bind_parameter(i + 1, cell(*column, row)?)?;
+        }
+        insert.raw_execute()?;
+    }
+    Ok(rows as u64)
+}
+
+/// The value of row `row` of `array` as SQLite stores it (see
+/// [`sqlite_type`]).
+fn cell(array: &dyn Array, row: usize) -> anyhow::Result<ToSqlOutput<'_>> {
+    if array.is_null(row) {
+        return Ok(ToSqlOutput::Borrowed(ValueRef::Null));
+    }
+    let unexpected =
+        || anyhow::anyhow!("a column of type {} cannot be exported", array.data_type());
+    Ok(match array.data_type() {
+        DataType::Int32 => {
+            let values = array.as_primitive_opt::<Int32Type>().ok_or_else(unexpected)?;
+            ToSqlOutput::Borrowed(ValueRef::Integer(i64::from(values.value(row))))
+        }
+        DataType::Int64 => {
+            let values = array.as_primitive_opt::<Int64Type>().ok_or_else(unexpected)?;
+            ToSqlOutput::Borrowed(ValueRef::Integer(values.value(row)))
+        }
+        DataType::Boolean => {
+            let values = array.as_boolean_opt().ok_or_else(unexpected)?;
+            ToSqlOutput::Borrowed(ValueRef::Integer(i64::from(values.value(row))))
+        }
+        DataType::Utf8 => {
+            let values = array.as_string_opt::<i32>().ok_or_else(unexpected)?;
+            ToSqlOutput::Borrowed(ValueRef::Text(values.value(row).as_bytes()))
+        }
+        DataType::Binary => {
+            let values = array.as_binary_opt::<i32>().ok_or_else(unexpected)?;
+            ToSqlOutput::Borrowed(ValueRef::Blob(values.value(row)))
+        }
+        DataType::Date32 => {
+            let values = array.as_primitive_opt::<Date32Type>().ok_or_else(unexpected)?;
+            let date = values.value_as_date(row).ok_or_else(unexpected)?;
+            ToSqlOutput::Owned(Value::Text(date.to_string()))
+        }
+        DataType::Timestamp(TimeUnit::Millisecond, _) => {
+            let values =
+                array.as_primitive_opt::<TimestampMillisecondType>().ok_or_else(unexpected)?;
+            // UTC, as stored; `YYYY-MM-DD HH:MM:SS` (and `.SSS` when not 0).
+            let time = values.value_as_datetime(row).ok_or_else(unexpected)?;
+            ToSqlOutput::Owned(Value::Text(time.to_string()))
+        }
+        DataType::List(_) | DataType::Map(_, _) => {
+            let mut text = String::new();
+            json(array, row, &mut text)?;
+            ToSqlOutput::Owned(Value::Text(text))
+        }
+        _ => return Err(unexpected()),
+    })
+}
+
+/// Writes row `row` of a list or map column (or one of their items) as
+/// JSON: a list as an array, a map as an object with its entries in their
+/// stored order (a tag's place in the game).
+fn json(array: &dyn Array, row: usize, out: &mut String) -> anyhow::Result<()> {
+    use std::fmt::Write;
+    if array.is_null(row) {
+        out.push_str("null");
+        return Ok(());
+    }
+    let unexpected =
+        || anyhow::anyhow!("a column of type {} cannot be exported", array.data_type());
+    let quoted = |text: &str, out: &mut String| -> anyhow::Result<()> {
+        out.push_str(&serde_json::to_string(text)?);
+        Ok(())
+    };
+    match array.data_type() {
+        DataType::List(_) => {
+            let items = array.as_list_opt::<i32>().ok_or_else(unexpected)?.value(row);
+            out.push('[');
+            for i in 0..items.len() {
+                if i > 0 {
+                    out.push(',');
+                }
+                json(&items, i, out)?;
+            }
+            out.push(']');
+        }
+        DataType::Map(_, _) => {
+            let entries = array.as_map_opt().ok_or_else(unexpected)?.value(row);
+            let keys = entries.column(0).as_string_opt::<i32>().ok_or_else(unexpected)?;
+            out.push('{');
+            for i in 0..entries.len() {
+                if i > 0 {
+                    out.push(',');
+                }
+                quoted(keys.value(i), out)?;
+                out.push(':');
+                json(entries.column(1).as_ref(), i, out)?;
+            }
+            out.push('}');
+        }
+        DataType::Int32 => {
+            let values = array.as_primitive_opt::<Int32Type>().ok_or_else(unexpected)?;
+            write!(out, "{}", values.value(row))?;
+        }
+        DataType::Int64 => {
+            let values = array.as_primitive_opt::<Int64Type>().ok_or_else(unexpected)?;
+            write!(out, "{}", values.value(row))?;
+        }
+        DataType::Utf8 => {
+            quoted(array.as_string_opt::<i32>().ok_or_else(unexpected)?.value(row), out)?;
+        }
+        _ => return Err(unexpected()),
+    }
+    Ok(())
+}
+
+/// Inserts the rows of the positions file at `path` with `insert`, only
+/// those of the games `ids` when given; the number inserted.
+fn insert_positions(
+    insert: &mut Statement<'_>,
+    path: &Path,
+    ids: Option<&HashSet<i64>>,
+) -> anyhow::Result<u64> {
+    let what = || format!("reading {}", path.display());
+    let file = File::open(path).with_context(what)?;
+    let builder = ParquetRecordBatchReaderBuilder::try_new(file).with_context(what)?;
+    let types = |schema: &arrow_schema::Schema| {
+        schema
+            .fields()
+            .iter()
+            .map(|f| (f.name().clone(), f.data_type().clone()))
+            .collect::<Vec<_>>()
+    };
+    if types(builder.schema()) != types(&positions_schema()) {
+        bail!("{}: its columns are not those of a positions file", what());
+    }
+    let mut inserted = 0;
+    for batch in builder.build().with_context(what)? {
+        let batch = batch.with_context(what)?;
+        let column = |i: usize| batch.column(i).as_primitive_opt::<Int64Type>();
+        let (Some(keys), Some(games), Some(plies)) =
+            (column(0), column(1), batch.column(2).as_primitive_opt::<Int32Type>())
+        else {
+            bail!("{}: its columns are not those of a positions file", what());
+        };
+        for row in 0..batch.num_rows() {
+            let game = games.value(row);
+            if ids.is_some_and(|ids| !ids.contains(&game)) {
+                continue;
+            }
+            insert
+                .execute([keys.value(row), game, i64::from(plies.value(row))])
+                .with_context(|| format!("writing the positions of {}", path.display()))?;
+            inserted += 1;
+        }
+    }
+    Ok(inserted)
+}
