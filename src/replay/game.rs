@@ -493,7 +493,11 @@ impl<'a, P: Replayable, O: Observer> Replay<'_, 'a, P, O> {
             self.facts.final_position = self.pos.as_chess().cloned();
         }
         if final_fen {
-            self.facts.final_fen = Fen::from_position(&self.pos, EnPassantMode::Legal).to_string();
+            // Appended as ASCII: through `Display`, a character at a time,
+            // it cost about 2% of `db build`.
+            let mut fen = String::with_capacity(96);
+            Fen::from_position(&self.pos, EnPassantMode::Legal).append_to_string(&mut fen);
+            self.facts.final_fen = fen;
         }
         self.facts
     }
