@@ -97,6 +97,26 @@ impl Header {
         header
     }
 
+    /// Whether a name occurs more than once among the other tags (a tag
+    /// repeated past its column, or twice without one). A Parquet map
+    /// holds each key once (DuckDB refuses to read one that does not), so
+    /// such a game's later values are not in `tags`: it keeps its own
+    /// bytes instead.
+    pub fn repeats(&self) -> bool {
+        let other = &self.other;
+        // Sorted, not compared pair by pair: a hostile game repeats a tag
+        // a hundred thousand times.
+        if other.len() <= 16 {
+            return other
+                .iter()
+                .enumerate()
+                .any(|(i, (name, _))| other[..i].iter().any(|(earlier, _)| earlier == name));
+        }
+        let mut names: Vec<&str> = other.iter().map(|(name, _)| name.as_str()).collect();
+        names.sort_unstable();
+        names.windows(2).any(|pair| pair[0] == pair[1])
+    }
+
     /// The value of tag `name`: its column's, else the first among the
     /// others.
     pub fn get(&self, name: &str) -> Option<Cow<'_, str>> {
@@ -349,8 +369,10 @@ impl Observer for RowMaker {
                 list
             })
         };
-        // A game whose stored moves are not the whole game: its bytes.
-        let text = (!game.replayed || record.error.is_some()).then(|| game.text.to_vec());
+        // A game whose stored moves or tags are not the whole game: its
+        // bytes.
+        let partial = !game.replayed || record.error.is_some() || header.repeats();
+        let text = partial.then(|| game.text.to_vec());
         Row {
             address: game.address,
             header,
@@ -529,6 +551,21 @@ pub fn signature(material: ByColor<ByRole<u8>>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_name_repeated_among_the_other_tags_is_found_however_many_there_are() {
+        for count in [2, 3, 16, 17, 40] {
+            let mut header = Header::default();
+            for i in 0..count {
+                header.other.push((format!("Tag{i}").into(), "v".into()));
+            }
+            assert!(!header.repeats(), "{count} distinct names");
+            // The first name again, last: the pair furthest apart.
+            header.other.push(("Tag0".into(), "w".into()));
+            assert!(header.repeats(), "{count} names and a repeat");
+        }
+        assert!(!Header::default().repeats());
+    }
 
     #[test]
     fn the_headers_stats_tags_are_those_stats_reads_off_the_tags() {

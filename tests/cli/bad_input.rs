@@ -114,6 +114,20 @@ fn duplicated_tags_are_reported_on_the_repeated_line() {
 }
 
 #[test]
+fn a_tag_repeated_twice_or_without_a_column_keeps_its_first_value() {
+    let recs = bad("repeated_tags.pgn");
+    assert_eq!(recs.len(), 2, "{recs:#?}");
+    let g = &recs[0];
+    assert_eq!(g["white"], "First White");
+    assert_valid(g, 7);
+    // Each name once, where it is first repeated.
+    assert_warning(g, "duplicate_tag", 9);
+    assert_warning(g, "duplicate_tag", 10);
+    assert_eq!(warnings_of(g, "duplicate_tag").len(), 2, "{g}");
+    assert_good_game(&recs[1], 15);
+}
+
+#[test]
 fn latin1_tag_values_are_decoded() {
     let recs = bad("latin1_tags.pgn");
     assert_eq!(recs.len(), 2, "{recs:#?}");

@@ -21,6 +21,7 @@ fn inputs() -> Vec<String> {
         [
             "bad_fen.pgn",
             "duplicated_tags.pgn",
+            "repeated_tags.pgn",
             "latin1_tags.pgn",
             "move_after_result.pgn",
             "no_moves.pgn",
@@ -308,6 +309,12 @@ fn export_gives_back_every_game() {
     let expected = finals(&originals);
     assert_eq!(finals(&written), expected, "the same games, to the same final positions");
     assert!(expected.len() > 30);
+    // A game whose tags repeat a name (which `tags`, a map, holds once)
+    // comes back as its own bytes, every value with it.
+    let repeated = fs::read_to_string(fixture("bad-input/repeated_tags.pgn")).unwrap();
+    let game = &repeated[..repeated.find("\n\n[Event").unwrap() + 2];
+    let written = fs::read_to_string(&written).unwrap();
+    assert!(written.contains(game), "the game with repeated tags is not written as it was");
 }
 
 #[test]
