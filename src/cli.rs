@@ -821,7 +821,8 @@ pub enum DbCommand {
     /// PGN: each game's own bytes when its source file is still there
     /// unchanged (a compressed one is decompressed from its start, once,
     /// as its games come), else written in export format from what is
-    /// stored (tags, moves, clocks and evaluations: not the comments).
+    /// stored (tags, moves, clocks and evaluations: not the comments); or,
+    /// with `--format sqlite`, as one SQLite file with their positions.
     Export(DbExportArgs),
     /// The games whose mainline reached a position, through the positions
     /// files of `db build --positions` (positions up to the ply they

@@ -320,12 +320,13 @@ fn search(args: &DbSearchArgs, run: &super::Run) -> anyhow::Result<ExitStatus> {
     Ok(if matched == 0 { ExitStatus::Findings } else { ExitStatus::Clean })
 }
 
-/// `db export`: the matching games as PGN, into a file.
+/// `db export`: the matching games as PGN (or one SQLite file), into a
+/// file.
 fn export(args: &DbExportArgs, run: &super::Run) -> anyhow::Result<ExitStatus> {
     super::output_file("--output", &args.output)?;
     let manifest = Manifest::open(&args.dir)?;
     // The database's own files (its manifest, a shard) are not replaced
-    // by PGN.
+    // by the export.
     let within = |dir: &Path| {
         Some(crate::sink::atomic::resolve(&args.output)?.starts_with(fs::canonicalize(dir).ok()?))
     };
@@ -358,14 +359,29 @@ fn export_sqlite(
     manifest: &Manifest,
     run: &super::Run,
 ) -> anyhow::Result<ExitStatus> {
-    use crate::sink::atomic::{self, Replacement, Target};
-    let (selection, jobs) = (&run.config.selection, run.config.pipeline.jobs);
-    let export =
-        |file: &Path| crate::db::sqlite::export(&args.dir, manifest, selection, jobs, file);
-    let writing = || format!("writing {}", args.output.display());
-    let target = match args.output.as_os_str() == "-" {
+    use std::io::IsTerminal;
+
+    use crate::sink::atomic::{self, Replacement, Scratch, Target};
+    let output = &args.output;
+    let name = output.to_string_lossy();
+    if [".zst", ".gz"].iter().any(|suffix| name.ends_with(suffix)) {
+        bail!("-o {name}: a SQLite file is written uncompressed: give a name without .zst or .gz");
+    }
+    let target = match output.as_os_str() == "-" {
         true => Target::Stdout,
-        false => atomic::target(&args.output).with_context(writing)?,
+        false => atomic::target(output).with_context(|| format!("-o {name}"))?,
+    };
+    if target == Target::Stdout && io::stdout().is_terminal() {
+        bail!("-o {name}: standard output is a terminal, not a place for a SQLite file");
+    }
+    let (selection, jobs) = (&run.config.selection, run.config.pipeline.jobs);
+    let shown = match target {
+        Target::Stdout => "standard output".into(),
+        _ => name.clone(),
+    };
+    let writing = || format!("writing {shown}");
+    let export = |file: &Path| {
+        crate::db::sqlite::export(&args.dir, manifest, selection, jobs, file).with_context(writing)
     };
     let exported = match target {
         Target::Replace(path) => {
@@ -377,16 +393,17 @@ fn export_sqlite(
             replacement.commit().with_context(writing)?;
             exported
         }
-        // SQLite writes a file it can seek in: one of its own (removed on
-        // a signal, as a replacement is, and never committed), then copied.
-        _ => {
-            let temp = Replacement::scratch("arbiter-export.sqlite").with_context(writing)?;
-            let exported = export(temp.path())?;
-            let copy = |wtr: &mut dyn Write| io::copy(&mut File::open(temp.path())?, wtr).map(drop);
-            match args.output.as_os_str() == "-" {
-                true => copy(&mut io::stdout().lock()).with_context(writing)?,
-                false => atomic::write(&args.output, copy).with_context(writing)?,
+        // SQLite writes a file it can seek in: one of its own, then copied
+        // to the stream, the pipe or the device.
+        target => {
+            let scratch = Scratch::new("arbiter-export.sqlite").with_context(writing)?;
+            let exported = export(scratch.path())?;
+            let copy = |wtr: &mut dyn Write| io::copy(&mut File::open(scratch.path())?, wtr);
+            match target {
+                Target::Stdout => copy(&mut io::stdout().lock()),
+                _ => atomic::write(output, |wtr| copy(wtr).map(drop)).map(|()| 0),
             }
+            .with_context(writing)?;
             exported
         }
     };

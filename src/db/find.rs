@@ -15,7 +15,7 @@ use std::{fs::File, ops::ControlFlow, path::Path};
 
 use anyhow::{Context, bail};
 use arrow_array::{
-    Array, RecordBatch,
+    Array, Int32Array, Int64Array, RecordBatch,
     cast::AsArray,
     types::{Int32Type, Int64Type},
 };
@@ -117,11 +117,7 @@ pub(super) fn groups_holding(
     kind: &str,
 ) -> anyhow::Result<Option<ParquetRecordBatchReader>> {
     let what = || format!("reading {}", path.display());
-    let file = File::open(path).with_context(what)?;
-    let builder = ParquetRecordBatchReaderBuilder::try_new(file).with_context(what)?;
-    if builder.schema().fields() != schema.fields() {
-        bail!("{}: not a {kind} file of this format", path.display());
-    }
+    let builder = open_keyed(path, schema, kind)?;
     let groups: Vec<usize> = (0..builder.metadata().num_row_groups())
         .filter(|&i| may_hold(builder.metadata().row_group(i), 0, key))
         .collect();
@@ -129,6 +125,36 @@ pub(super) fn groups_holding(
         return Ok(None);
     }
     Ok(Some(builder.with_row_groups(groups).build().with_context(what)?))
+}
+
+/// The file at `path`, opened for reading, which must have the schema
+/// `schema` (a positions or tree file, `kind` in errors).
+pub(super) fn open_keyed(
+    path: &Path,
+    schema: &arrow_schema::Schema,
+    kind: &str,
+) -> anyhow::Result<ParquetRecordBatchReaderBuilder<File>> {
+    let what = || format!("reading {}", path.display());
+    let file = File::open(path).with_context(what)?;
+    let builder = ParquetRecordBatchReaderBuilder::try_new(file).with_context(what)?;
+    if builder.schema().fields() != schema.fields() {
+        bail!("{}: not a {kind} file of this format", path.display());
+    }
+    Ok(builder)
+}
+
+/// The `key`, `game_id` and `ply` columns of a batch of the positions
+/// file at `path`.
+pub(super) fn positions_columns<'b>(
+    batch: &'b RecordBatch,
+    path: &Path,
+) -> anyhow::Result<(&'b Int64Array, &'b Int64Array, &'b Int32Array)> {
+    let column = |i: usize| batch.column(i).as_primitive_opt::<Int64Type>();
+    let plies = batch.columns().get(2).and_then(|c| c.as_primitive_opt::<Int32Type>());
+    match (batch.num_columns() == 3).then(|| (column(0), column(1), plies)) {
+        Some((Some(keys), Some(ids), Some(plies))) => Ok((keys, ids, plies)),
+        _ => bail!("{}: not a positions file of this format", path.display()),
+    }
 }
 
 /// [`lookup`] in one positions file.
@@ -141,11 +167,7 @@ fn lookup_in(path: &Path, key: i64) -> anyhow::Result<Vec<(i64, u32)>> {
     };
     for batch in batches {
         let batch = batch.with_context(what)?;
-        let column = |i: usize| batch.column(i).as_primitive_opt::<Int64Type>();
-        let plies = batch.column(2).as_primitive_opt::<Int32Type>();
-        let (Some(keys), Some(ids), Some(plies)) = (column(0), column(1), plies) else {
-            bail!("{}: not a positions file of this format", path.display());
-        };
+        let (keys, ids, plies) = positions_columns(&batch, path)?;
         // Sorted by key: the hits are one run.
         let values = keys.values();
         let first = values.partition_point(|&k| k < key);

@@ -4,33 +4,33 @@
 //! ocgdb-style tools).
 //!
 //! The file holds `games` (every column of the Parquet table, under the
-//! same names, typed as SQLite types values), `positions` (the exported
+//! same names, each value of SQLite's type for it), `positions` (the exported
 //! games' rows of the positions files, when the database has them, keyed
 //! for lookups by position), `sources` and `info` (the key and move
 //! schemes). The mapping of each Arrow type is generic, so a column added
 //! to `games` is exported with no change here; docs/DATABASE.md lists it.
 
-use std::{collections::HashSet, fs::File, ops::ControlFlow, path::Path};
+use std::{collections::HashSet, ops::ControlFlow, path::Path};
 
-use anyhow::{Context, bail};
+use anyhow::Context;
 use arrow_array::{
     Array, RecordBatch,
     cast::AsArray,
     types::{Date32Type, Int32Type, Int64Type, TimestampMillisecondType},
 };
 use arrow_schema::{DataType, Field, TimeUnit};
-use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use rusqlite::{
     Connection, Statement,
     types::{ToSqlOutput, Value, ValueRef},
 };
 
 use super::{
+    find::{open_keyed, positions_columns},
     manifest::{self, Manifest},
     scan,
     search::{self, Found},
     store::positions_schema,
-    table::{COLUMNS, FILTER_COLUMNS, TableBuilder, check_schema},
+    table::{COLUMNS, FILTER_COLUMNS, TableBuilder},
 };
 use crate::select::Selection;
 
@@ -55,17 +55,16 @@ pub fn export(
     threads: usize,
     file: &Path,
 ) -> anyhow::Result<Exported> {
-    let what = || format!("writing the SQLite database {}", file.display());
-    let mut conn = Connection::open(file).with_context(what)?;
+    let mut conn = Connection::open(file).map_err(sql)?;
     // A file no one reads until it is renamed into place: no journal, no
     // syncs, one transaction.
     conn.execute_batch(
         "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA locking_mode = EXCLUSIVE;",
     )
-    .with_context(what)?;
-    let tx = conn.transaction().with_context(what)?;
+    .map_err(sql)?;
+    let tx = conn.transaction().map_err(sql)?;
     let schema = TableBuilder::schema();
-    tx.execute_batch(&create_games(schema.fields())).with_context(what)?;
+    tx.execute_batch(&create_games(schema.fields())).map_err(sql)?;
     tx.execute_batch(
         "CREATE TABLE positions (key INTEGER NOT NULL, game_id INTEGER NOT NULL, \
          ply INTEGER NOT NULL, PRIMARY KEY (key, game_id)) WITHOUT ROWID;
@@ -73,18 +72,18 @@ pub fn export(
          size INTEGER NOT NULL, sha256 TEXT NOT NULL, games INTEGER NOT NULL);
          CREATE TABLE info (name TEXT PRIMARY KEY, value TEXT NOT NULL);",
     )
-    .with_context(what)?;
+    .map_err(sql)?;
     let mut exported = Exported { games: 0, positions: 0 };
     // The games exported, when not all are: their positions only.
     let mut ids: Option<HashSet<i64>> = (!selection.is_everything()).then(HashSet::new);
     {
         let placeholders = vec!["?"; schema.fields().len()].join(", ");
         let mut insert =
-            tx.prepare(&format!("INSERT INTO games VALUES ({placeholders})")).with_context(what)?;
+            tx.prepare(&format!("INSERT INTO games VALUES ({placeholders})")).map_err(sql)?;
         let mut add = |batch: &RecordBatch, shard: &Path| -> anyhow::Result<()> {
+            // Checked when the shard was opened; in the table's order,
+            // whatever the file's.
             let read = || format!("reading {}", shard.display());
-            check_schema(&batch.schema()).with_context(read)?;
-            // The table's order, whatever the file's.
             let columns = schema
                 .fields()
                 .iter()
@@ -93,9 +92,11 @@ pub fn export(
                 .with_context(read)?;
             if let Some(ids) = &mut ids {
                 let game_ids = columns[0].as_primitive_opt::<Int64Type>();
-                ids.extend(game_ids.into_iter().flat_map(|a| a.iter().flatten()));
+                let game_ids = game_ids.with_context(|| format!("{}: game_id", read()))?;
+                ids.extend(game_ids.iter().flatten());
             }
-            exported.games += insert_rows(&mut insert, &columns).with_context(what)?;
+            exported.games += insert_rows(&mut insert, &columns)
+                .with_context(|| format!("writing the games of {}", shard.display()))?;
             Ok(())
         };
         if selection.is_everything() {
@@ -114,23 +115,22 @@ pub fn export(
                 Ok(ControlFlow::Continue(()))
             })?;
         }
-        let mut insert = tx.prepare("INSERT INTO positions VALUES (?, ?, ?)").with_context(what)?;
+        let mut insert = tx.prepare("INSERT INTO positions VALUES (?, ?, ?)").map_err(sql)?;
         for shard in &manifest.shards {
             for name in &shard.positions {
                 let path = dir.join(name);
                 exported.positions += insert_positions(&mut insert, &path, ids.as_ref())?;
             }
         }
-        let mut insert =
-            tx.prepare("INSERT INTO sources VALUES (?, ?, ?, ?, ?)").with_context(what)?;
+        let mut insert = tx.prepare("INSERT INTO sources VALUES (?, ?, ?, ?, ?)").map_err(sql)?;
         for source in &manifest.sources {
             let games = i64::try_from(source.games).unwrap_or(i64::MAX);
             let size = i64::try_from(source.size).unwrap_or(i64::MAX);
             insert
                 .execute(rusqlite::params![source.id, source.path, size, source.sha256, games])
-                .with_context(what)?;
+                .map_err(sql)?;
         }
-        let mut insert = tx.prepare("INSERT INTO info VALUES (?, ?)").with_context(what)?;
+        let mut insert = tx.prepare("INSERT INTO info VALUES (?, ?)").map_err(sql)?;
         let info = [
             ("format", manifest::FORMAT.to_owned()),
             ("version", manifest.version.to_string()),
@@ -138,12 +138,21 @@ pub fn export(
             ("moves", manifest.moves.clone()),
         ];
         for (name, value) in info {
-            insert.execute([name, value.as_str()]).with_context(what)?;
+            insert.execute([name, value.as_str()]).map_err(sql)?;
         }
     }
-    tx.commit().with_context(what)?;
-    conn.close().map_err(|(_, error)| error).with_context(what)?;
+    tx.commit().map_err(sql)?;
+    conn.close().map_err(|(_, error)| sql(error))?;
     Ok(exported)
+}
+
+/// An error of SQLite's as its own message says it ("database or disk is
+/// full", "UNIQUE constraint failed: games.game_id"), once.
+fn sql(error: rusqlite::Error) -> anyhow::Error {
+    match error {
+        rusqlite::Error::SqliteFailure(_, Some(message)) => anyhow::anyhow!(message),
+        error => anyhow::anyhow!(error),
+    }
 }
 
 /// `CREATE TABLE games`: a column for each field, under its name (quoted:
@@ -180,9 +189,9 @@ fn insert_rows(insert: &mut Statement<'_>, columns: &[&dyn Array]) -> anyhow::Re
     let rows = columns.first().map_or(0, |c| c.len());
     for row in 0..rows {
         for (i, column) in columns.iter().enumerate() {
-            insert.raw_bind_parameter(i + 1, cell(*column, row)?)?;
+            insert.raw_bind_parameter(i + 1, cell(*column, row)?).map_err(sql)?;
         }
-        insert.raw_execute()?;
+        insert.raw_execute().map_err(sql)?;
     }
     Ok(rows as u64)
 }
@@ -218,14 +227,20 @@ fn cell(array: &dyn Array, row: usize) -> anyhow::Result<ToSqlOutput<'_>> {
         }
         DataType::Date32 => {
             let values = array.as_primitive_opt::<Date32Type>().ok_or_else(unexpected)?;
-            let date = values.value_as_date(row).ok_or_else(unexpected)?;
+            let days = values.value(row);
+            let date = values.value_as_date(row).with_context(|| {
+                format!("a date {days} days from 1970-01-01 is out of the calendar's range")
+            })?;
             ToSqlOutput::Owned(Value::Text(date.to_string()))
         }
         DataType::Timestamp(TimeUnit::Millisecond, _) => {
             let values =
                 array.as_primitive_opt::<TimestampMillisecondType>().ok_or_else(unexpected)?;
             // UTC, as stored; `YYYY-MM-DD HH:MM:SS` (and `.SSS` when not 0).
-            let time = values.value_as_datetime(row).ok_or_else(unexpected)?;
+            let ms = values.value(row);
+            let time = values.value_as_datetime(row).with_context(|| {
+                format!("a time {ms} ms from 1970-01-01 is out of the calendar's range")
+            })?;
             ToSqlOutput::Owned(Value::Text(time.to_string()))
         }
         DataType::List(_) | DataType::Map(_, _) => {
@@ -302,27 +317,11 @@ fn insert_positions(
     ids: Option<&HashSet<i64>>,
 ) -> anyhow::Result<u64> {
     let what = || format!("reading {}", path.display());
-    let file = File::open(path).with_context(what)?;
-    let builder = ParquetRecordBatchReaderBuilder::try_new(file).with_context(what)?;
-    let types = |schema: &arrow_schema::Schema| {
-        schema
-            .fields()
-            .iter()
-            .map(|f| (f.name().clone(), f.data_type().clone()))
-            .collect::<Vec<_>>()
-    };
-    if types(builder.schema()) != types(&positions_schema()) {
-        bail!("{}: its columns are not those of a positions file", what());
-    }
+    let reader = open_keyed(path, &positions_schema(), "positions")?.build().with_context(what)?;
     let mut inserted = 0;
-    for batch in builder.build().with_context(what)? {
+    for batch in reader {
         let batch = batch.with_context(what)?;
-        let column = |i: usize| batch.column(i).as_primitive_opt::<Int64Type>();
-        let (Some(keys), Some(games), Some(plies)) =
-            (column(0), column(1), batch.column(2).as_primitive_opt::<Int32Type>())
-        else {
-            bail!("{}: its columns are not those of a positions file", what());
-        };
+        let (keys, games, plies) = positions_columns(&batch, path)?;
         for row in 0..batch.num_rows() {
             let game = games.value(row);
             if ids.is_some_and(|ids| !ids.contains(&game)) {
@@ -330,6 +329,7 @@ fn insert_positions(
             }
             insert
                 .execute([keys.value(row), game, i64::from(plies.value(row))])
+                .map_err(sql)
                 .with_context(|| format!("writing the positions of {}", path.display()))?;
             inserted += 1;
         }

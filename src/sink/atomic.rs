@@ -67,15 +67,6 @@ impl Replacement {
         Replacement::in_dir(dir, target)
     }
 
-    /// A temporary file in the system's temporary directory, named after
-    /// `name`, for an output that must be complete before it is copied
-    /// where it goes (a format written by seeking, to a pipe): removed
-    /// when dropped or on a terminating signal; never committed.
-    pub fn scratch(name: &str) -> io::Result<Replacement> {
-        let dir = std::env::temp_dir();
-        Replacement::in_dir(&dir, &dir.join(name))
-    }
-
     /// A new temporary file in `dir` for `target`.
     fn in_dir(dir: &Path, target: &Path) -> io::Result<Replacement> {
         let prefix = prefix(target);
@@ -108,6 +99,26 @@ impl Replacement {
         self.temp.as_file().sync_all()?;
         let Replacement { temp, target, _live } = self;
         temp.persist(&target).map(drop).map_err(|error| error.error)
+    }
+}
+
+/// A temporary file in the system's temporary directory (`TMPDIR`), for
+/// an output that must be complete before it is copied where it goes (a
+/// format written by seeking, sent to a pipe): removed when dropped or on
+/// a terminating signal, never renamed anywhere.
+#[derive(Debug)]
+pub struct Scratch(Replacement);
+
+impl Scratch {
+    /// A new scratch file, its name starting with `name`.
+    pub fn new(name: &str) -> io::Result<Scratch> {
+        let dir = std::env::temp_dir();
+        Replacement::in_dir(&dir, &dir.join(name)).map(Scratch)
+    }
+
+    /// Its path.
+    pub fn path(&self) -> &Path {
+        self.0.path()
     }
 }
 

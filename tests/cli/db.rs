@@ -865,6 +865,12 @@ fn export_as_sqlite_holds_every_column_of_the_games_their_positions_and_the_sour
          (SELECT game_id FROM games WHERE result = '1-0')",
     );
     assert_eq!(counted[0][3], theirs[0][0]);
+    // Never compressed: a name that says so is refused, before any work.
+    let zst = work.path().join("games.sqlite.zst");
+    let refused = run(&["db", "export", path(&dir), "--format", "sqlite", "-o", path(&zst)]);
+    assert_eq!(refused.code, Some(2), "{}", refused.stderr);
+    assert!(refused.stderr.contains("uncompressed"), "{}", refused.stderr);
+    assert!(!zst.exists());
     // To standard output: the same database, copied.
     let piped = run(&["db", "export", "-q", path(&dir), "--format", "sqlite", "-o", "-"]);
     assert_eq!(piped.code, Some(0), "{}", piped.stderr);
@@ -880,7 +886,10 @@ fn export_as_sqlite_holds_every_column_of_the_games_their_positions_and_the_sour
     fs::write(&shard, &bytes[..bytes.len() / 2]).unwrap();
     let failed = run(&["db", "export", path(&dir), "--format", "sqlite", "-o", path(&some)]);
     assert_eq!(failed.code, Some(2), "{}", failed.stderr);
-    assert!(failed.stderr.contains(path(&shard)), "{}", failed.stderr);
+    // The file being written and the one damaged, by their names.
+    let names = [format!("writing {}", path(&some)), format!("reading {}", path(&shard))];
+    assert!(names.iter().all(|n| failed.stderr.contains(n)), "{}", failed.stderr);
+    assert!(!failed.stderr.contains(".arbiter-tmp"), "{}", failed.stderr);
     assert_eq!(fs::read(&some).unwrap(), before);
     let names: Vec<_> =
         fs::read_dir(work.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
