@@ -10,15 +10,21 @@
 //! schemes). The mapping of each Arrow type is generic, so a column added
 //! to `games` is exported with no change here; docs/DATABASE.md lists it.
 
-use std::{collections::HashSet, ops::ControlFlow, path::Path};
+use std::{
+    cmp::Reverse,
+    collections::{BinaryHeap, HashSet},
+    ops::ControlFlow,
+    path::{Path, PathBuf},
+};
 
 use anyhow::Context;
 use arrow_array::{
-    Array, RecordBatch,
+    Array, Int32Array, Int64Array, RecordBatch,
     cast::AsArray,
     types::{Date32Type, Int32Type, Int64Type, TimestampMillisecondType},
 };
 use arrow_schema::{DataType, Field, TimeUnit};
+use parquet::arrow::arrow_reader::ParquetRecordBatchReader;
 use rusqlite::{
     Connection, Statement,
     types::{ToSqlOutput, Value, ValueRef},
@@ -116,12 +122,9 @@ pub fn export(
             })?;
         }
         let mut insert = tx.prepare("INSERT INTO positions VALUES (?, ?, ?)").map_err(sql)?;
-        for shard in &manifest.shards {
-            for name in &shard.positions {
-                let path = dir.join(name);
-                exported.positions += insert_positions(&mut insert, &path, ids.as_ref())?;
-            }
-        }
+        let paths: Vec<_> =
+            manifest.shards.iter().flat_map(|s| &s.positions).map(|n| dir.join(n)).collect();
+        exported.positions = insert_positions(&mut insert, &paths, ids.as_ref())?;
         let mut insert = tx.prepare("INSERT INTO sources VALUES (?, ?, ?, ?, ?)").map_err(sql)?;
         for source in &manifest.sources {
             let games = i64::try_from(source.games).unwrap_or(i64::MAX);
@@ -309,30 +312,69 @@ fn json(array: &dyn Array, row: usize, out: &mut String) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Inserts the rows of the positions file at `path` with `insert`, only
-/// those of the games `ids` when given; the number inserted.
+/// Inserts the rows of the positions files `paths` with `insert`, only
+/// those of the games `ids` when given, in one order of key and game
+/// (each file is sorted so): the table's B-tree is then only appended to,
+/// where file after file it was split all over (twice the time with 13
+/// shards); the number inserted. A batch of each file in memory.
 fn insert_positions(
     insert: &mut Statement<'_>,
-    path: &Path,
+    paths: &[PathBuf],
     ids: Option<&HashSet<i64>>,
 ) -> anyhow::Result<u64> {
-    let what = || format!("reading {}", path.display());
-    let reader = open_keyed(path, &positions_schema(), "positions")?.build().with_context(what)?;
+    let mut cursors = Vec::with_capacity(paths.len());
+    let mut heap = BinaryHeap::with_capacity(paths.len());
+    for path in paths {
+        let what = || format!("reading {}", path.display());
+        let reader =
+            open_keyed(path, &positions_schema(), "positions")?.build().with_context(what)?;
+        let mut cursor = Cursor { reader, path, rows: None, at: 0 };
+        if let Some(row) = cursor.next()? {
+            heap.push(Reverse((row, cursors.len())));
+        }
+        cursors.push(cursor);
+    }
     let mut inserted = 0;
-    for batch in reader {
-        let batch = batch.with_context(what)?;
-        let (keys, games, plies) = positions_columns(&batch, path)?;
-        for row in 0..batch.num_rows() {
-            let game = games.value(row);
-            if ids.is_some_and(|ids| !ids.contains(&game)) {
-                continue;
-            }
-            insert
-                .execute([keys.value(row), game, i64::from(plies.value(row))])
-                .map_err(sql)
-                .with_context(|| format!("writing the positions of {}", path.display()))?;
+    while let Some(Reverse(((key, game, ply), i))) = heap.pop() {
+        if ids.is_none_or(|ids| ids.contains(&game)) {
+            insert.execute([key, game, i64::from(ply)]).map_err(sql).with_context(|| {
+                format!("writing the positions of {}", cursors[i].path.display())
+            })?;
             inserted += 1;
+        }
+        if let Some(row) = cursors[i].next()? {
+            heap.push(Reverse((row, i)));
         }
     }
     Ok(inserted)
+}
+
+/// A positions file being read, a batch at a time.
+struct Cursor<'p> {
+    reader: ParquetRecordBatchReader,
+    path: &'p Path,
+    /// The batch being read: its keys, games and plies.
+    rows: Option<(Int64Array, Int64Array, Int32Array)>,
+    /// The next row of it.
+    at: usize,
+}
+
+impl Cursor<'_> {
+    /// The next row (key, game, ply), `None` at the end of the file.
+    fn next(&mut self) -> anyhow::Result<Option<(i64, i64, i32)>> {
+        loop {
+            if let Some((keys, games, plies)) = &self.rows
+                && self.at < keys.len()
+            {
+                let at = self.at;
+                self.at += 1;
+                return Ok(Some((keys.value(at), games.value(at), plies.value(at))));
+            }
+            let Some(batch) = self.reader.next() else { return Ok(None) };
+            let batch = batch.with_context(|| format!("reading {}", self.path.display()))?;
+            let (keys, games, plies) = positions_columns(&batch, self.path)?;
+            self.rows = Some((keys.clone(), games.clone(), plies.clone()));
+            self.at = 0;
+        }
+    }
 }

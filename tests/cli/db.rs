@@ -840,6 +840,17 @@ fn export_as_sqlite_holds_every_column_of_the_games_their_positions_and_the_sour
     }
     let all_positions = sql(&out, "SELECT count(*) FROM positions")[0][0].as_u64().unwrap();
     assert!(said.contains(&format!("{all_positions} positions")), "{said}");
+    // However the database is sharded, the same file, byte for byte: the
+    // positions files are merged into one order of key and game.
+    let one_shard = work.path().join("one");
+    build(&files, &one_shard, &["--positions=12"]);
+    let whole = work.path().join("one.sqlite");
+    let run_one =
+        run(&["db", "export", "-q", path(&one_shard), "--format", "sqlite", "-o", path(&whole)]);
+    assert_eq!(run_one.code, Some(0), "{}", run_one.stderr);
+    assert!(fs::read(&whole).unwrap() == fs::read(&out).unwrap(), "one shard and many differ");
+    fs::remove_file(&whole).unwrap();
+    fs::remove_dir_all(&one_shard).unwrap();
     // The sources and the schemes that decode keys and moves.
     let sources = sql(&out, "SELECT path, games FROM sources ORDER BY source_id");
     assert_eq!(sources.len(), files.len());
