@@ -38,8 +38,33 @@ pub struct Header {
     /// `WhiteElo` and `BlackElo`, when written as a plain number.
     pub elo: [Option<i32>; 2],
     /// Every other tag in order: a second value of a tag, a rating that is
-    /// not a plain number, and every tag without a column.
+    /// not a plain number, and every tag without a column; each name once,
+    /// with its first value.
     pub other: Vec<(CompactString, CompactString)>,
+    /// Whether a name came more than once among the others (a tag repeated
+    /// past its column, or twice without one): their later values are
+    /// not kept, so such a game is stored with its own bytes.
+    pub repeated: bool,
+}
+
+/// Keeps the first value of each name of `tags`, in order; whether a name
+/// was repeated. A Parquet map holds each key once: DuckDB refuses to read
+/// a file whose map repeats one.
+fn keep_first(tags: &mut Vec<(CompactString, CompactString)>) -> bool {
+    // Sorted past a few, not compared pair by pair: a hostile game repeats
+    // a tag a hundred thousand times.
+    let repeated = if tags.len() <= 16 {
+        (1..tags.len()).any(|i| tags[..i].iter().any(|(earlier, _)| *earlier == tags[i].0))
+    } else {
+        let mut names: Vec<&str> = tags.iter().map(|(name, _)| name.as_str()).collect();
+        names.sort_unstable();
+        names.windows(2).any(|pair| pair[0] == pair[1])
+    };
+    if repeated {
+        let mut seen = std::collections::HashSet::new();
+        tags.retain(|(name, _)| seen.insert(name.clone()));
+    }
+    repeated
 }
 
 /// The tags with a text column of their own, in column order.
@@ -94,27 +119,8 @@ impl Header {
             }
             header.other.push((CompactString::from(name), CompactString::from(value)));
         }
+        header.repeated = keep_first(&mut header.other);
         header
-    }
-
-    /// Whether a name occurs more than once among the other tags (a tag
-    /// repeated past its column, or twice without one). A Parquet map
-    /// holds each key once (DuckDB refuses to read one that does not), so
-    /// such a game's later values are not in `tags`: it keeps its own
-    /// bytes instead.
-    pub fn repeats(&self) -> bool {
-        let other = &self.other;
-        // Sorted, not compared pair by pair: a hostile game repeats a tag
-        // a hundred thousand times.
-        if other.len() <= 16 {
-            return other
-                .iter()
-                .enumerate()
-                .any(|(i, (name, _))| other[..i].iter().any(|(earlier, _)| earlier == name));
-        }
-        let mut names: Vec<&str> = other.iter().map(|(name, _)| name.as_str()).collect();
-        names.sort_unstable();
-        names.windows(2).any(|pair| pair[0] == pair[1])
     }
 
     /// The value of tag `name`: its column's, else the first among the
@@ -371,7 +377,7 @@ impl Observer for RowMaker {
         };
         // A game whose stored moves or tags are not the whole game: its
         // bytes.
-        let partial = !game.replayed || record.error.is_some() || header.repeats();
+        let partial = !game.replayed || record.error.is_some() || header.repeated;
         let text = partial.then(|| game.text.to_vec());
         Row {
             address: game.address,
@@ -555,16 +561,17 @@ mod tests {
     #[test]
     fn a_name_repeated_among_the_other_tags_is_found_however_many_there_are() {
         for count in [2, 3, 16, 17, 40] {
-            let mut header = Header::default();
-            for i in 0..count {
-                header.other.push((format!("Tag{i}").into(), "v".into()));
-            }
-            assert!(!header.repeats(), "{count} distinct names");
+            let mut tags: Vec<(CompactString, CompactString)> =
+                (0..count).map(|i| (format!("Tag{i}").into(), "v".into())).collect();
+            assert!(!keep_first(&mut tags), "{count} distinct names");
             // The first name again, last: the pair furthest apart.
-            header.other.push(("Tag0".into(), "w".into()));
-            assert!(header.repeats(), "{count} names and a repeat");
+            tags.push(("Tag0".into(), "w".into()));
+            assert!(keep_first(&mut tags), "{count} names and a repeat");
+            // Its first value is kept, in its place, the repeat dropped.
+            assert_eq!(tags.len(), count);
+            assert_eq!(tags[0], ("Tag0".into(), "v".into()));
         }
-        assert!(!Header::default().repeats());
+        assert!(!keep_first(&mut Vec::new()));
     }
 
     #[test]

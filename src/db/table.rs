@@ -274,13 +274,8 @@ impl TableBuilder {
         self.time[0].append_option(time.map(|t| t.0));
         self.time[1].append_option(time.map(|t| t.1));
         self.utc.append_option(header.utc_seconds().map(|s| s.saturating_mul(1000)));
-        // Each name once, with its first value: the game's own bytes keep
-        // the others (`Header::repeats`).
-        let mut seen = header.repeats().then(std::collections::HashSet::new);
+        // Each name once (`Header::of` keeps the first value of each).
         for (name, value) in &header.other {
-            if seen.as_mut().is_some_and(|seen| !seen.insert(name.as_str())) {
-                continue;
-            }
             self.tags.keys().append_value(name);
             self.tags.values().append_value(value);
         }
