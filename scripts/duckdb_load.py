@@ -351,8 +351,6 @@ def sqlite_export(label, out, arbiter, tmp, db_conn):
                 a = json.loads(a)
                 a = list(a.items()) if isinstance(a, dict) else a
             b = sqlite_value(b)
-            b = [list(x) for x in b] if name == "tags" and b is not None else b
-            a = [list(x) for x in a] if name == "tags" and a is not None else a
             check(label, a == b, f"game {duck_row[0]}: {name} is {a!r} in SQLite, "
                   f"{b!r} in Parquet")
     total = db_conn.execute("SELECT count(*) FROM g").fetchone()[0]
