@@ -569,6 +569,39 @@ fn ply_of(fen: &str) -> u64 {
     2 * (fullmove - 1) + u64::from(fields[1] == "b")
 }
 
+/// The sources of a positions file's games (the high 32 bits of their
+/// ids), and whether its `game_id` is DELTA_BINARY_PACKED in every row group.
+fn positions_ids(file: &Path) -> (usize, bool) {
+    use parquet::{
+        arrow::arrow_reader::ParquetRecordBatchReaderBuilder, basic::Encoding,
+        file::reader::FileReader,
+    };
+    let reader =
+        parquet::file::reader::SerializedFileReader::new(fs::File::open(file).unwrap()).unwrap();
+    let meta = reader.metadata();
+    let delta = (0..meta.num_row_groups()).all(|g| {
+        let chunk = meta.row_group(g).column(1);
+        assert_eq!(chunk.column_path().string(), "game_id");
+        chunk.encodings().any(|e| e == Encoding::DELTA_BINARY_PACKED)
+    });
+    let batches = ParquetRecordBatchReaderBuilder::try_new(fs::File::open(file).unwrap())
+        .unwrap()
+        .build()
+        .unwrap();
+    let mut sources = std::collections::BTreeSet::new();
+    for batch in batches {
+        let batch = batch.unwrap();
+        let ids = batch
+            .column_by_name("game_id")
+            .unwrap()
+            .as_any()
+            .downcast_ref::<arrow_array::Int64Array>()
+            .unwrap();
+        sources.extend(ids.values().iter().map(|id| id >> 32));
+    }
+    (sources.len(), delta)
+}
+
 #[test]
 fn find_answers_from_the_positions_files_what_filter_fen_finds() {
     // The variants are in: their games must not be found (their positions
@@ -580,6 +613,15 @@ fn find_answers_from_the_positions_files_what_filter_fen_finds() {
     let manifest = manifest(indexed.path());
     let shards = manifest["shards"].as_array().unwrap();
     assert!(shards.iter().all(|s| !s["positions"].as_array().unwrap().is_empty()));
+    // A file of one source's games packs its ids as deltas, one of several
+    // plainly; shards of 40 games over these inputs have both kinds.
+    let mut kinds = std::collections::BTreeSet::new();
+    for file in shards.iter().flat_map(|s| s["positions"].as_array().unwrap()) {
+        let (sources, delta) = positions_ids(&indexed.path().join(file.as_str().unwrap()));
+        assert_eq!(delta, sources == 1, "{file}: {sources} sources");
+        kinds.insert(delta);
+    }
+    assert_eq!(kinds.len(), 2, "files of one source and of several");
     // Row groups of 7 games: `--limit` verifies a few groups at a time.
     let plain = tempfile::tempdir().unwrap();
     build(&files, plain.path(), &["--row-group", "7"]);
