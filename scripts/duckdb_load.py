@@ -25,6 +25,8 @@ For the fixtures (one run over fixtures/, recursively) and, when
   docs/DATABASE.md says and replayed with python-chess (when installed),
   reaches each game's `final_fen`, whose key is python-chess's polyglot
   hash;
+- every DuckDB query the README, docs/DATABASE.md and docs/GUIDE.md
+  show runs on a database of the fixtures (the rating bands are bands);
 - `arbiter db export --format sqlite` of that database, read by Python's
   own sqlite3 module: the same columns, and every value of every row equal
   to DuckDB's reading of the Parquet files (dates and times as ISO text,
@@ -365,6 +367,42 @@ def sqlite_export(label, out, arbiter, tmp, db_conn):
           f"value DuckDB reads from the Parquet files, and the {positions[0]} positions")
 
 
+def documented_queries(duckdb, arbiter, tmp):
+    """Runs every DuckDB query of README.md, docs/DATABASE.md and
+    docs/GUIDE.md (```sql blocks; SQLite's are skipped) on a database of
+    the fixtures built with `--positions --tree`, the docs' DIR and
+    sample.db standing for it: each must run, and the rating bands of
+    White's score must be the bands they say they are."""
+    out = tmp / "docs-db"
+    subprocess.run([arbiter, "db", "build", "-q", "--positions", "--tree", "-r", "fixtures",
+                    "-o", str(out)], check=True, cwd=ROOT)
+    conn = duckdb.connect()
+    ran = 0
+    for doc in ["README.md", "docs/DATABASE.md", "docs/GUIDE.md"]:
+        text = (ROOT / doc).read_text(encoding="utf-8")
+        for block in re.findall(r"^```sql\n(.*?)^```", text, re.MULTILINE | re.DOTALL):
+            if block.lstrip().startswith("-- sqlite3"):
+                continue
+            block = re.sub(r"'(DIR|sample\.db)/", f"'{out}/", block)
+            # DATABASE.md's home-pawns mask, a placeholder there.
+            block = re.sub(r"~H\b", "~0", block)
+            for statement in filter(str.strip, block.split(";")):
+                if not re.sub(r"--[^\n]*", "", statement).strip():
+                    continue
+                try:
+                    rows = conn.execute(statement).fetchall()
+                except duckdb.Error as error:
+                    check("docs", False, f"{doc}: {error}\n{statement.strip()}")
+                if " AS band" in statement:
+                    bands = [row[0] for row in rows]
+                    check("docs", bands and all(b is None or b == int(b) and int(b) % 200 == 0
+                                        for b in bands),
+                          f"{doc}: rating bands {bands[:5]}...")
+                ran += 1
+    check("docs", ran >= 10, f"only {ran} documented queries found")
+    print(f"duckdb_load: docs: {ran} documented DuckDB queries run")
+
+
 def main():
     try:
         import duckdb
@@ -376,6 +414,7 @@ def main():
         tmp = Path(tmp)
         db, _ = load(duckdb, "fixtures", ["-r", "fixtures"], arbiter, tmp)
         database(duckdb, "fixtures", ["-r", "fixtures"], arbiter, tmp, db)
+        documented_queries(duckdb, arbiter, tmp)
 
         if not CORPUS_FILE.exists():
             skip(f"{CORPUS_FILE} not found", "ARBITER_REQUIRE_CORPUS")

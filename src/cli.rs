@@ -966,8 +966,8 @@ pub struct DbBuildArgs {
     /// Which games to store.
     #[command(flatten)]
     pub select: SelectArgs,
-    /// The database directory (created if missing; a database there is
-    /// extended).
+    /// The database directory: created if missing; a database there is
+    /// extended; a directory of other files is refused.
     #[arg(long, short = 'o', value_name = "DIR")]
     pub output: PathBuf,
     /// Most games in one file of the `games` table.

@@ -70,9 +70,43 @@ fn warn(run: &super::Run, text: &str) -> io::Result<()> {
 
 /// `db build`: the new inputs (by digest) into new shards, then the
 /// manifest.
+/// The entries a database directory holds before its first manifest:
+/// those of a build that died are swept, never read.
+const DATABASE_ENTRIES: [&str; 5] = ["games", "stats", "positions", "tree", "manifest.json"];
+
+/// Refuses a directory that holds other files and is no database (no
+/// manifest): a database written among a user's files would mix the two,
+/// and the next build's sweep could not tell them apart.
+fn refuse_foreign_dir(dir: &Path) -> anyhow::Result<()> {
+    let Ok(entries) = fs::read_dir(dir) else { return Ok(()) };
+    if dir.join("manifest.json").exists() {
+        return Ok(());
+    }
+    let mut foreign: Vec<String> = entries
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|name| !DATABASE_ENTRIES.contains(&name.as_str()))
+        // The temporary manifest of a build killed while writing it.
+        .filter(|name| !(name.starts_with(".manifest.json.") && name.ends_with(".arbiter-tmp")))
+        .collect();
+    if foreign.is_empty() {
+        return Ok(());
+    }
+    foreign.sort();
+    let more =
+        if foreign.len() > 1 { format!(" and {} more", foreign.len() - 1) } else { String::new() };
+    bail!(
+        "--output {}: not an arbiter database (no manifest.json) and not empty (holds {}{more}): \
+         give a new or empty directory, or a database to extend",
+        dir.display(),
+        foreign[0]
+    )
+}
+
 fn build(args: &DbBuildArgs, run: &super::Run) -> anyhow::Result<ExitStatus> {
     let dir = &args.output;
     super::output_dir("--output", dir)?;
+    refuse_foreign_dir(dir)?;
     for sub in ["games", "stats", "positions", "tree"] {
         let path = dir.join(sub);
         fs::create_dir_all(&path).with_context(|| format!("creating {}", path.display()))?;

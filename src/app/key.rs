@@ -4,9 +4,13 @@
 use std::io::{self, Write};
 
 use anyhow::{Context, bail};
-use shakmaty::{CastlingMode, Chess, fen::Fen};
+use shakmaty::{CastlingMode, Chess};
 
-use crate::{chess::identity, cli::KeyArgs, exit::ExitStatus};
+use crate::{
+    chess::identity::{self, parse_fen},
+    cli::KeyArgs,
+    exit::ExitStatus,
+};
 
 /// Runs `key`.
 pub(super) fn run(args: &KeyArgs) -> anyhow::Result<ExitStatus> {
@@ -18,7 +22,7 @@ pub(super) fn run(args: &KeyArgs) -> anyhow::Result<ExitStatus> {
 /// identity's 64-bit hash, its bits read as a signed integer (Spark reads
 /// an unsigned 64-bit column as a decimal).
 pub(super) fn of(fen: &str) -> anyhow::Result<i64> {
-    let parsed: Fen = fen.trim().parse().with_context(|| format!("FEN {fen:?}"))?;
+    let parsed = parse_fen(fen).map_err(|error| anyhow::anyhow!("FEN {fen:?}: {error}"))?;
     // A variant's key hashes its pockets or check counters too, which a
     // chess position has not: refused rather than given the board's key.
     let setup = parsed.as_setup();

@@ -14,6 +14,7 @@ use anyhow::{Context, bail};
 use shakmaty::{CastlingMode, Chess, Color, fen::Fen};
 
 use crate::{
+    chess::identity::parse_fen,
     cli::WinnableArgs,
     exit::ExitStatus,
     laws::dead::{self, Mate},
@@ -40,7 +41,7 @@ pub(super) fn run(args: WinnableArgs) -> anyhow::Result<ExitStatus> {
 /// rights need it. More pieces than promotions allow are accepted: composed
 /// positions have them, and the analysis does not care.
 fn position(fen: &str) -> anyhow::Result<Chess> {
-    let parsed: Fen = fen.trim().parse().context("not a FEN")?;
+    let parsed = parse_fen(fen).map_err(|error| anyhow::anyhow!("not a FEN: {error}"))?;
     legal(&parsed, CastlingMode::Standard)
         .or_else(|| legal(&parsed, CastlingMode::Chess960))
         .context("not a legal position")

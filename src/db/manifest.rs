@@ -180,6 +180,18 @@ impl Manifest {
 
     /// Reads the manifest of `dir`, which must be a database.
     pub fn open(dir: &Path) -> anyhow::Result<Manifest> {
+        // Said plainly: "manifest.json: Not a directory (os error 20)" is not.
+        match fs::metadata(dir) {
+            Err(error) if error.kind() == io::ErrorKind::NotFound => {
+                bail!("{}: no such database (no file or directory of that name)", dir.display())
+            }
+            Ok(meta) if !meta.is_dir() => bail!(
+                "{}: a file, not a database: a database is the directory `arbiter db build \
+                 -o DIR` writes",
+                dir.display()
+            ),
+            _ => {}
+        }
         Manifest::read(dir)?.with_context(|| {
             format!(
                 "{}: not an arbiter database (no {FILE}; see `arbiter db build`)",

@@ -6,10 +6,10 @@
 
 use shakmaty::{
     Bitboard, Board, ByColor, ByRole, CastlingMode, Chess, Color, Move, Position, Role, Setup,
-    Square, fen::Fen, san::San,
+    Square, san::San,
 };
 
-use crate::chess::identity::legal_en_passant;
+use crate::chess::identity::{legal_en_passant, parse_fen};
 
 /// One test of a game's positions or moves.
 #[derive(Debug, Clone)]
@@ -52,7 +52,7 @@ impl Identity {
 
     /// A FEN's position (standard chess or Chess960).
     pub fn parse(text: &str) -> Result<Identity, String> {
-        let fen: Fen = text.trim().parse().map_err(|error| format!("--fen {text}: {error}"))?;
+        let fen = parse_fen(text).map_err(|error| format!("--fen {text}: {error}"))?;
         let pos: Chess = fen
             .into_position(CastlingMode::Chess960)
             .map_err(|error| format!("--fen {text}: {error}"))?;
@@ -552,7 +552,7 @@ impl Progress {
 
 #[cfg(test)]
 mod tests {
-    use shakmaty::{san::San, variant::Crazyhouse};
+    use shakmaty::{fen::Fen, san::San, variant::Crazyhouse};
 
     use super::*;
 

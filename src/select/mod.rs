@@ -295,6 +295,11 @@ impl Builder {
                 let strict = self.strict;
                 let tests = clause(&parsed, |text| match key {
                     Key::Fen => Identity::parse(text)
+                        // A placement alone is what `--placement` matches.
+                        .map_err(|error| match text.split_ascii_whitespace().count() {
+                            1 => format!("{error}; or --placement {text}"),
+                            _ => error,
+                        })
                         .map(|identity| BoardTest::Position(identity.clone(), identity.reach())),
                     Key::Placement => board::placement(text).map(|b| {
                         let reach = Reach::of(&b, Bitboard::EMPTY);

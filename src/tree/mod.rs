@@ -70,7 +70,8 @@ impl Root {
         }
         if let Some(text) = fens.first() {
             let position = Identity::parse(text)?;
-            let fen: Fen = text.trim().parse().map_err(|error| format!("--fen {text}: {error}"))?;
+            let fen = crate::chess::identity::parse_fen(text)
+                .map_err(|error| format!("--fen {text}: {error}"))?;
             return Ok(Root {
                 position,
                 moves: Vec::new(),

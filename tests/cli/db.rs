@@ -431,6 +431,28 @@ fn bad_uses_and_corrupt_databases_are_errors_not_panics() {
     let none = run(&["db", "info", path(dir.path())]);
     assert_eq!(none.code, Some(2));
     assert!(none.stderr.contains("not an arbiter database"), "{}", none.stderr);
+    // A PGN file or a missing path for the database: said as such.
+    let file = run(&["db", "info", &fixture("sample.pgn")]);
+    assert_eq!(file.code, Some(2));
+    assert!(file.stderr.contains("a file, not a database"), "{}", file.stderr);
+    let missing = dir.path().join("nowhere");
+    let missing = run(&["db", "search", path(&missing), "--count"]);
+    assert_eq!(missing.code, Some(2));
+    assert!(missing.stderr.contains("no such database"), "{}", missing.stderr);
+    // A directory of other files is not made a database.
+    let foreign = tempfile::tempdir().unwrap();
+    fs::write(foreign.path().join("notes.txt"), b"mine").unwrap();
+    fs::create_dir(foreign.path().join("games")).unwrap();
+    let refused = run(&["db", "build", "-q", &fixture("sample.pgn"), "-o", path(foreign.path())]);
+    assert_eq!(refused.code, Some(2));
+    assert!(refused.stderr.contains("not empty (holds notes.txt)"), "{}", refused.stderr);
+    let mut left: Vec<_> =
+        fs::read_dir(foreign.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+    left.sort();
+    assert_eq!(left, ["games", "notes.txt"], "nothing written");
+    // Its own directories (a first build that died) are no obstacle.
+    fs::remove_file(foreign.path().join("notes.txt")).unwrap();
+    build(&[fixture("sample.pgn")], foreign.path(), &[]);
     build(&[fixture("sample.pgn")], dir.path(), &[]);
     // A database of the older format (each ply's byte an index among all
     // the pieces' candidates): refused, saying how to get one this arbiter
@@ -712,6 +734,33 @@ fn key_prints_the_identity_of_a_position_as_db_key_does() {
         assert_eq!(out.code, Some(2), "{bad}");
         assert!(out.stderr.contains(bad), "{}", out.stderr);
     }
+    // A FEN cut short names no one position (shakmaty would read White to
+    // move, no castling): refused wherever a FEN names a position, where
+    // it once matched nothing, or another position, and said nothing.
+    // The counters alone may be left out.
+    assert_eq!(
+        key(&["key", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -"]),
+        key(&["key", start])
+    );
+    let placement = "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R";
+    let sample = fixture("sample.pgn");
+    for args in [
+        vec!["key", placement],
+        vec!["key", "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq"],
+        vec!["filter", "--count", "--fen", placement, &sample],
+        vec!["tree", "--fen", placement, &sample],
+        vec!["winnable", placement],
+    ] {
+        let out = run(&args);
+        assert_eq!(out.code, Some(2), "{args:?}");
+        assert!(out.stderr.contains("side to move, the castling rights"), "{}", out.stderr);
+    }
+    let filter = run(&["filter", "--count", "--fen", placement, &sample]);
+    assert!(filter.stderr.contains(&format!("or --placement {placement}")), "{}", filter.stderr);
+    let dir = tempfile::tempdir().unwrap();
+    build(&[sample.clone()], dir.path(), &["--positions"]);
+    let find = run(&["db", "find", path(dir.path()), "--fen", placement, "--count"]);
+    assert_eq!(find.code, Some(2), "{}", find.stderr);
 }
 
 #[test]
