@@ -758,7 +758,7 @@ fn key_prints_the_identity_of_a_position_as_db_key_does() {
     let filter = run(&["filter", "--count", "--fen", placement, &sample]);
     assert!(filter.stderr.contains(&format!("or --placement {placement}")), "{}", filter.stderr);
     let dir = tempfile::tempdir().unwrap();
-    build(&[sample.clone()], dir.path(), &["--positions"]);
+    build(std::slice::from_ref(&sample), dir.path(), &["--positions"]);
     let find = run(&["db", "find", path(dir.path()), "--fen", placement, "--count"]);
     assert_eq!(find.code, Some(2), "{}", find.stderr);
 }
