@@ -78,13 +78,33 @@ impl Chunk {
 /// chunker reads a few hundred bytes of a chunk, not all of them: the
 /// replay reads every byte anyway (see `benches/HISTORY.md`).
 pub fn find_cut(bytes: &[u8], target: usize, eof: bool) -> Option<usize> {
+    cut_at_or_after(bytes, target, eof, Window::LineStart)
+}
+
+/// [`find_cut`] in a window of a game too large, which begins anywhere in
+/// it, mid-line most likely: a line whose start is before the window is
+/// judged by its end (see [`may_hold_tags`]).
+pub fn find_resync_cut(bytes: &[u8], target: usize) -> Option<usize> {
+    cut_at_or_after(bytes, target, false, Window::MidLine)
+}
+
+/// Where the bytes looked at begin.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Window {
+    /// Where a chunk or an input begins: at a line's start.
+    LineStart,
+    /// Anywhere (a window of a game too large).
+    MidLine,
+}
+
+fn cut_at_or_after(bytes: &[u8], target: usize, eof: bool, window: Window) -> Option<usize> {
     // The `\n` before the `[` of a game starting at the target is just
     // before it.
     let from = target.max(1) - 1;
     let found = bytes.get(from..).and_then(|rest| {
         memmem::find_iter(rest, b"\n[")
             .map(|at| from + at + 1)
-            .find(|&start| game_starts_at(bytes, start))
+            .find(|&start| game_starts_at(bytes, start, window))
     });
     found.or(eof.then_some(bytes.len()))
 }
@@ -110,20 +130,25 @@ pub fn find_cut(bytes: &[u8], target: usize, eof: bool) -> Option<usize> {
 /// chunk size agree because the lexer reads comments and `%` lines as
 /// pgn-reader's splitter does; a place that fails the test is merely not
 /// cut at.
-fn game_starts_at(bytes: &[u8], start: usize) -> bool {
+fn game_starts_at(bytes: &[u8], start: usize, window: Window) -> bool {
     let before = &bytes[..start];
     let blank_line = before.ends_with(b"\n\n") || before.ends_with(b"\n\r\n");
-    blank_line && opens_tag_pair(&bytes[start..]) && !may_hold_tags(before)
+    blank_line && opens_tag_pair(&bytes[start..]) && !may_hold_tags(before, window)
 }
 
 /// Whether the last line of `before` that is not blank could belong to a
 /// tag section, or there is no such line with a line break before it.
-fn may_hold_tags(before: &[u8]) -> bool {
+/// In a window that begins mid-line, a line that began before it is known
+/// by its end only: it could be a tag pair when it ends with `]`. A line
+/// of the movetext of a game too large, a comment of megabytes, ends with
+/// anything else, and the game after it is found (taken for a tag line,
+/// the game after it was swallowed into the game too large).
+fn may_hold_tags(before: &[u8], window: Window) -> bool {
     let Some(last) = before.iter().rposition(|b| !matches!(b, b' ' | b'\t' | b'\r' | b'\n')) else {
         return true;
     };
     let Some(line_start) = memrchr(b'\n', &before[..last]).map(|at| at + 1) else {
-        return true;
+        return window == Window::LineStart || before[last] == b']';
     };
     let escaped_line_break = line_start >= 2 && before[line_start - 2] == b'\\';
     let first = before[line_start..=last]
@@ -226,7 +251,7 @@ fn resync_mapped(bytes: &[u8], max_game: usize, mut read: impl FnMut(Range<usize
     let mut start = max_game - overlap;
     loop {
         let range = start.min(bytes.len())..bytes.len().min(start + max_game);
-        if let Some(cut) = find_cut(&bytes[range.clone()], overlap / 2, false) {
+        if let Some(cut) = find_resync_cut(&bytes[range.clone()], overlap / 2) {
             return start + cut;
         }
         read(range);
@@ -406,7 +431,7 @@ fn skip_too_large(
         {
             *failed = Some(error);
         }
-        let found = find_cut(&window, overlap / 2, false);
+        let found = find_resync_cut(&window, overlap / 2);
         let end = found.unwrap_or(window.len());
         if found.is_some() || *eof || failed.is_some() {
             lines += count_lines(&window[..end]);

@@ -172,7 +172,7 @@ impl Splitter {
                 buffer.clear();
                 return Ok(Some(error));
             }
-            if let Some(cut) = find_cut(buffer, overlap / 2, false) {
+            if let Some(cut) = chunk::find_resync_cut(buffer, overlap / 2) {
                 self.emit(&buffer[..cut], 0, write)?;
                 buffer.drain(..cut);
                 return Ok(None);

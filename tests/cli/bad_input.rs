@@ -619,8 +619,14 @@ fn r21_escape_and_comment_lines_between_tags_are_ignored() {
 /// A game whose comment takes `mib` MiB in lines of 1,000 bytes, then the
 /// good game; with the good game's line.
 fn huge_game_then_good(mib: usize) -> (Vec<u8>, u64) {
+    huge_game_in_lines_then_good(mib, true)
+}
+
+/// The same, the comment in lines of 1000 bytes, or its moves all on one
+/// line.
+fn huge_game_in_lines_then_good(mib: usize, in_lines: bool) -> (Vec<u8>, u64) {
     let mut pgn = b"[Event \"Huge\"]\n[White \"Long\"]\n[Black \"Winded\"]\n\n1. e4 {".to_vec();
-    let line = [b"x".repeat(999), b"\n".to_vec()].concat();
+    let line = [b"x".repeat(999), if in_lines { b"\n".to_vec() } else { b"x".to_vec() }].concat();
     let lines = (mib << 20) / line.len() + 1;
     for _ in 0..lines {
         pgn.extend_from_slice(&line);
@@ -664,7 +670,15 @@ fn assert_too_large_then_good(records: &[Value], good_line: u64, path: &str) {
 /// on its line.
 #[test]
 fn r21_a_game_over_16_mib_is_one_game_too_large_on_every_path() {
-    let (pgn, good_line) = huge_game_then_good(20);
+    // Its moves in lines, or on one line longer than the windows the end of
+    // a game too large is looked for in (the game after it was taken for
+    // the end of a tag section and swallowed).
+    for in_lines in [true, false] {
+        a_game_over_16_mib_is_one_game_too_large(huge_game_in_lines_then_good(20, in_lines));
+    }
+}
+
+fn a_game_over_16_mib_is_one_game_too_large((pgn, good_line): (Vec<u8>, u64)) {
     let dir = tempfile::tempdir().unwrap();
     let plain = dir.path().join("huge.pgn");
     std::fs::write(&plain, &pgn).unwrap();
@@ -694,6 +708,15 @@ fn r21_a_game_over_16_mib_is_one_game_too_large_on_every_path() {
     let run = run(&["validate", "-q", plain]);
     assert_eq!(run.code, Some(1), "{}", run.stderr);
     assert!(run.stdout.starts_with(&format!("{plain}:1: error[E114 game-too-large]: game 1")));
+    // `split` cuts between the two (from a file and from a stream).
+    for input in [plain, zst] {
+        let out = dir.path().join("shards");
+        let split =
+            crate::util::run(&["split", "-q", "--games", "1", input, "-o", out.to_str().unwrap()]);
+        assert_eq!(split.code, Some(0), "{}", split.stderr);
+        assert_eq!(std::fs::read_dir(&out).unwrap().count(), 2, "{input}");
+        std::fs::remove_dir_all(&out).unwrap();
+    }
 }
 
 /// Issue 21, item 16: a game too large is skipped, not held: a 100 MiB game
