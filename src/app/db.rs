@@ -103,6 +103,26 @@ fn refuse_foreign_dir(dir: &Path) -> anyhow::Result<()> {
     )
 }
 
+/// Locks the database directory for one `db build` at a time: two would
+/// each sweep the other's new shards as left by a run that died, and the
+/// last manifest written would drop the other's sources. The lock is the
+/// directory's own (`flock`), released when the process ends however it
+/// ends; readers take none (the manifest is replaced whole).
+fn lock(dir: &Path) -> anyhow::Result<fs::File> {
+    let handle = fs::File::open(dir).with_context(|| format!("opening {}", dir.display()))?;
+    match handle.try_lock() {
+        Ok(()) => Ok(handle),
+        Err(fs::TryLockError::WouldBlock) => bail!(
+            "{}: another `arbiter db build` is writing this database: run this one when it has \
+             finished",
+            dir.display()
+        ),
+        Err(fs::TryLockError::Error(error)) => {
+            Err(error).with_context(|| format!("locking {}", dir.display()))
+        }
+    }
+}
+
 fn build(args: &DbBuildArgs, run: &super::Run) -> anyhow::Result<ExitStatus> {
     let dir = &args.output;
     super::output_dir("--output", dir)?;
@@ -111,6 +131,8 @@ fn build(args: &DbBuildArgs, run: &super::Run) -> anyhow::Result<ExitStatus> {
         let path = dir.join(sub);
         fs::create_dir_all(&path).with_context(|| format!("creating {}", path.display()))?;
     }
+    // Held to the end: the manifest is read, extended and written whole.
+    let _lock = lock(dir)?;
     let existing = Manifest::read(dir)?;
     let new_database = existing.is_none();
     let mut manifest = existing.unwrap_or_default();

@@ -423,6 +423,26 @@ fn leftovers_of_a_run_that_died_are_removed_and_never_read() {
 }
 
 #[test]
+fn one_build_at_a_time_writes_a_database() {
+    // Two at once each swept the other's new shards and the last manifest
+    // dropped the other's source. While one holds the directory, another
+    // is refused, and changes nothing.
+    let dir = tempfile::tempdir().unwrap();
+    build(&[fixture("sample.pgn")], dir.path(), &[]);
+    let before = snapshot(dir.path());
+    let held = fs::File::open(dir.path()).unwrap();
+    held.try_lock().unwrap();
+    let second =
+        run(&["db", "build", "-q", &fixture("variants/lichess.pgn"), "-o", path(dir.path())]);
+    assert_eq!(second.code, Some(2), "{}", second.stderr);
+    assert!(second.stderr.contains("another `arbiter db build` is writing"), "{}", second.stderr);
+    assert_eq!(snapshot(dir.path()), before);
+    drop(held);
+    build(&[fixture("variants/lichess.pgn")], dir.path(), &[]);
+    assert_eq!(manifest(dir.path())["sources"].as_array().unwrap().len(), 2);
+}
+
+#[test]
 fn bad_uses_and_corrupt_databases_are_errors_not_panics() {
     let dir = tempfile::tempdir().unwrap();
     let stdin = run(&["db", "build", "-q", "-", "-o", path(dir.path())]);
