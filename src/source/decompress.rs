@@ -44,6 +44,13 @@ impl Format {
         if let Some(&(_, format)) = MAGIC.iter().find(|(magic, _)| head.starts_with(magic)) {
             return Some(format);
         }
+        // A zstd skippable frame (0x184D2A50 to 0x184D2A5F, little-endian),
+        // which `pzstd` writes first: the decoder skips it.
+        if let [first, 0x2a, 0x4d, 0x18, ..] = head
+            && first & 0xf0 == 0x50
+        {
+            return Some(Format::Zstd);
+        }
         if head.len() >= MAGIC_LEN {
             return None;
         }
@@ -75,6 +82,10 @@ mod tests {
     #[test]
     fn magic_bytes_win_over_the_extension() {
         assert_eq!(Format::sniff(b"\x28\xb5\x2f\xfdrest", Path::new("a.pgn")), Some(Format::Zstd));
+        // pzstd's files begin with a skippable frame.
+        assert_eq!(Format::sniff(b"\x50\x2a\x4d\x18\x04\0", Path::new("a")), Some(Format::Zstd));
+        assert_eq!(Format::sniff(b"\x5f\x2a\x4d\x18\x04\0", Path::new("a")), Some(Format::Zstd));
+        assert_eq!(Format::sniff(b"\x60\x2a\x4d\x18\x04\0", Path::new("a")), None);
         assert_eq!(Format::sniff(b"[Event \"x\"]", Path::new("a.pgn.gz")), None);
         assert_eq!(Format::sniff(b"", Path::new("a.pgn.bz2")), Some(Format::Bzip2));
         assert_eq!(Format::sniff(b"BZh91AY", Path::new("a")), Some(Format::Bzip2));

@@ -487,6 +487,26 @@ fn r21_a_truncated_compressed_file_gives_its_complete_games() {
     assert!(games.len() < whole.len());
 }
 
+/// A `.zst` that begins with a skippable frame, as `pzstd` writes one (its
+/// frame sizes), is zstd: it was taken for a file that is not PGN.
+#[test]
+fn a_zst_that_begins_with_a_skippable_frame_is_read() {
+    let sample = std::fs::read(fixture("sample.pgn")).unwrap();
+    let mut file = vec![0x50, 0x2a, 0x4d, 0x18, 4, 0, 0, 0, 0x11, 0x22, 0x33, 0x44];
+    file.extend(zstd::encode_all(&sample[..], 3).unwrap());
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("sample.pgn.zst");
+    std::fs::write(&path, &file).unwrap();
+    let whole = records(&["games", "--format", "jsonl", &fixture("sample.pgn")]);
+    let from_file = records(&["games", "--format", "jsonl", path.to_str().unwrap()]);
+    let piped =
+        crate::util::Arbiter::new(&["games", "-q", "--format", "jsonl", "-"]).stdin(&file).run();
+    for games in [from_file, parse_jsonl(&piped.stdout)] {
+        assert_eq!(games.len(), whole.len());
+        assert!(games.iter().zip(&whole).all(|(a, b)| a["plies"] == b["plies"]));
+    }
+}
+
 /// Issue 21, item 22: a plain file is read through a memory map, and a
 /// program that truncates it meanwhile makes the next read fault (SIGBUS).
 /// The run ends with a message and exit status 2, not silently killed.
