@@ -398,7 +398,7 @@ fn export(args: &DbExportArgs, run: &super::Run) -> anyhow::Result<ExitStatus> {
     }
     let mut output = super::filter::Output::open(Some(&args.output), run)?;
     let games = write_matches(&args.dir, &manifest, run, output.writer(), u64::MAX)?;
-    output.finish().with_context(|| format!("writing {}", args.output.display()))?;
+    output.finish()?;
     if !args.quiet {
         writeln!(io::stderr().lock(), "db export: {games} games")?;
     }

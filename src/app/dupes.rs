@@ -85,9 +85,8 @@ pub(super) fn run(args: DupesArgs, run: &super::Run) -> anyhow::Result<ExitStatu
             stdout.flush()?;
             bail!("{} is not written: an input could not be read", path.display());
         }
-        let count = store
-            .finish(&report::dropped(&found, keep))
-            .with_context(|| format!("writing {}", path.display()))?;
+        // Its errors name the output.
+        let count = store.finish(&report::dropped(&found, keep))?;
         written = Some((source::display(path), count));
     }
     // The summary goes with the table, or to stderr beside data.

@@ -22,7 +22,7 @@ use crate::{
     replay::observer::GameText,
     select::Partitioned,
     sink::{
-        CsvSink, JsonlSink, Limit, PgnSink, Sink, Summary,
+        self, CsvSink, JsonlSink, Limit, Named, PgnSink, Sink, Summary,
         atomic::{self, Replacement, Target},
         join::Joiner,
     },
@@ -63,7 +63,7 @@ pub(super) fn run(args: FilterArgs, run: &super::Run) -> anyhow::Result<ExitStat
     } else if let Some(path) = &args.rejects {
         let mut rejects = Output::open(Some(path), run)?;
         let summary = partition(&args, run, &mut output, &mut rejects)?;
-        rejects.finish().with_context(|| format!("writing {}", path.display()))?;
+        rejects.finish()?;
         let matched = summary.1;
         (summary.0, matched)
     } else {
@@ -82,7 +82,7 @@ pub(super) fn run(args: FilterArgs, run: &super::Run) -> anyhow::Result<ExitStat
         let matched = summary.games;
         (summary, matched)
     };
-    output.finish().context("writing the output")?;
+    output.finish()?;
     if !run.config.quiet {
         run.progress.suspend(|| {
             writeln!(io::stderr().lock(), "filter: {matched} of {} games matched", summary.read)
@@ -142,9 +142,9 @@ pub(super) enum Output {
 
 /// A file's compression.
 pub(super) enum Encoder {
-    Plain(BufWriter<File>),
-    Zstd(zstd::Encoder<'static, BufWriter<File>>),
-    Gzip(flate2::write::GzEncoder<BufWriter<File>>),
+    Plain(BufWriter<Named<File>>),
+    Zstd(zstd::Encoder<'static, BufWriter<Named<File>>>),
+    Gzip(flate2::write::GzEncoder<BufWriter<Named<File>>>),
 }
 
 impl Output {
@@ -166,7 +166,7 @@ impl Output {
                 (Some((replacement, target)), file)
             }
         };
-        let file = BufWriter::new(file);
+        let file = BufWriter::new(Named::new(file, path));
         let name = path.to_string_lossy().to_ascii_lowercase();
         let encoder = if name.ends_with(".zst") {
             Encoder::Zstd(zstd::Encoder::new(file, 3).with_context(what)?)
@@ -189,10 +189,12 @@ impl Output {
         }
     }
 
-    /// Flushes, and puts a file in place.
+    /// Flushes, and puts a file in place. Errors name the output.
     pub(super) fn finish(self) -> io::Result<()> {
         match self {
-            Output::Stdout(mut wtr) => wtr.flush(),
+            Output::Stdout(mut wtr) => {
+                wtr.flush().map_err(|error| sink::writing(Path::new("standard output"), error))
+            }
             Output::File { replacement, encoder } => {
                 let mut file = match *encoder {
                     Encoder::Plain(wtr) => wtr,
@@ -200,11 +202,16 @@ impl Output {
                     Encoder::Gzip(wtr) => wtr.finish()?,
                 };
                 file.flush()?;
+                let path = file.get_ref().path().to_owned();
                 drop(file);
                 let Some((replacement, target)) = replacement else { return Ok(()) };
-                let permissions = atomic::permissions(&target, replacement.path())?;
-                std::fs::set_permissions(replacement.path(), permissions)?;
-                replacement.commit()
+                let put = || {
+                    let permissions = atomic::permissions(&target, replacement.path())?;
+                    std::fs::set_permissions(replacement.path(), permissions)
+                };
+                put()
+                    .and_then(|()| replacement.commit())
+                    .map_err(|error| sink::writing(&path, error))
             }
         }
     }

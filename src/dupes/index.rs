@@ -178,13 +178,23 @@ pub struct Spill {
 impl Spill {
     /// Writes the prefixes of game `ordinal` (`Seen::prefixes`).
     fn write(&mut self, ordinal: u32, prefixes: &[u8]) -> io::Result<()> {
-        let file = match &mut self.file {
-            Some(file) => file,
-            None => self.file.insert(BufWriter::with_capacity(1 << 20, tempfile::tempfile()?)),
+        let mut spill = || -> io::Result<()> {
+            let file = match &mut self.file {
+                Some(file) => file,
+                None => self.file.insert(BufWriter::with_capacity(1 << 20, tempfile::tempfile()?)),
+            };
+            file.write_all(&ordinal.to_le_bytes())?;
+            file.write_all(&((prefixes.len() / 4) as u32).to_le_bytes())?;
+            file.write_all(prefixes)
         };
-        file.write_all(&ordinal.to_le_bytes())?;
-        file.write_all(&((prefixes.len() / 4) as u32).to_le_bytes())?;
-        file.write_all(prefixes)
+        // A full disk here is the temporary directory's, not an output's.
+        spill().map_err(|error| {
+            let dir = std::env::temp_dir();
+            io::Error::new(
+                error.kind(),
+                format!("writing a temporary file in {} (TMPDIR): {error}", dir.display()),
+            )
+        })
     }
 
     /// The file, written out; `None` when nothing was spilled.

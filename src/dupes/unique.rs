@@ -20,6 +20,7 @@ use std::{
 };
 
 use crate::sink::{
+    Named,
     atomic::{self, Replacement, Target},
     join::Joiner,
 };
@@ -31,7 +32,9 @@ pub struct Store {
     /// The target's replacement, or `None` when the target is written
     /// directly at the end (not a regular file).
     replacement: Option<Replacement>,
-    wtr: BufWriter<File>,
+    /// The target's temporary file, or one in the temporary directory;
+    /// errors name the target.
+    wtr: BufWriter<Named<File>>,
     /// Each game's length in bytes, by ordinal; `u32::MAX`: in `long`.
     lengths: Vec<u32>,
     long: HashMap<u32, u64>,
@@ -43,6 +46,7 @@ impl Store {
     /// Starts writing the texts for `target` (its directory must be
     /// writable, unless it exists and is not a regular file).
     pub fn create(target: &Path) -> io::Result<Store> {
+        let name = target;
         let target = atomic::target(target)?;
         let (replacement, file) = match &target {
             Target::Replace(path) => {
@@ -55,7 +59,7 @@ impl Store {
         Ok(Store {
             target,
             replacement,
-            wtr: BufWriter::with_capacity(1 << 20, file),
+            wtr: BufWriter::with_capacity(1 << 20, Named::new(file, name)),
             lengths: Vec::new(),
             long: HashMap::new(),
             joiner: Joiner::default(),
@@ -88,8 +92,17 @@ impl Store {
     /// once) out and puts the rest in place of the target. Returns the
     /// number of games written.
     pub fn finish(self, dropped: &[u32]) -> io::Result<u64> {
-        let kept = (self.lengths.len() - dropped.len()) as u64;
-        // The kept byte ranges of the texts, adjacent ones joined.
+        let kept = self.ranges(dropped);
+        let name = self.wtr.get_ref().path().to_owned();
+        // Its errors name the target already.
+        let file = self.wtr.into_inner().map_err(io::IntoInnerError::into_error)?.into_inner();
+        Self::put(self.replacement, &self.target, file, &kept)
+            .map_err(|error| crate::sink::writing(&name, error))?;
+        Ok((self.lengths.len() - dropped.len()) as u64)
+    }
+
+    /// The byte ranges of the texts kept, adjacent ones joined.
+    fn ranges(&self, dropped: &[u32]) -> Vec<(u64, u64)> {
         let mut ranges: Vec<(u64, u64)> = Vec::new();
         let mut at = 0;
         let mut dropped = dropped.iter().copied().peekable();
@@ -103,12 +116,21 @@ impl Store {
             }
             at += length;
         }
-        let file = self.wtr.into_inner().map_err(io::IntoInnerError::into_error)?;
-        match self.replacement {
+        ranges
+    }
+
+    /// Writes the `ranges` of `file` in place of the target.
+    fn put(
+        replacement: Option<Replacement>,
+        target: &Target,
+        file: File,
+        ranges: &[(u64, u64)],
+    ) -> io::Result<()> {
+        match replacement {
             Some(replacement) => {
                 // In place: every kept range moves down, or stays.
                 let mut to = 0;
-                for &(start, end) in &ranges {
+                for &(start, end) in ranges {
                     if start != to {
                         copy(&file, start, end, |buf, offset| file.write_all_at(buf, to + offset))?;
                     }
@@ -117,27 +139,27 @@ impl Store {
                 file.set_len(to)?;
                 // A temporary file is private: give it the permissions of
                 // the file it replaces, or those a new file gets.
-                if let Target::Replace(target) = &self.target {
+                if let Target::Replace(target) = target {
                     let permissions = atomic::permissions(target, replacement.path())?;
                     fs::set_permissions(replacement.path(), permissions)?;
                 }
                 replacement.commit()?;
             }
             None => {
-                let mut wtr: Box<dyn Write> = match &self.target {
+                let mut wtr: Box<dyn Write> = match target {
                     Target::Stdout => Box::new(io::stdout().lock()),
                     Target::Stderr => Box::new(io::stderr().lock()),
                     Target::Direct(path) | Target::Replace(path) => {
                         Box::new(BufWriter::new(atomic::open_direct(path)?))
                     }
                 };
-                for &(start, end) in &ranges {
+                for &(start, end) in ranges {
                     copy(&file, start, end, |buf, _| wtr.write_all(buf))?;
                 }
                 wtr.flush()?;
             }
         }
-        Ok(kept)
+        Ok(())
     }
 }
 

@@ -12,10 +12,59 @@ mod jsonl;
 mod pgn;
 mod summary;
 
-use std::{io, ops::ControlFlow};
+use std::{
+    io::{self, Write},
+    ops::ControlFlow,
+    path::{Path, PathBuf},
+};
 
 pub use self::{csv::CsvSink, jsonl::JsonlSink, pgn::PgnSink, summary::Summary};
 use crate::{record::GameRecord, source::InputError};
+
+/// `error`, met while writing `path`, naming it: an error from deep in a
+/// sink ("No space left on device") says which output it was.
+pub fn writing(path: &Path, error: io::Error) -> io::Error {
+    io::Error::new(error.kind(), format!("writing {}: {error}", path.display()))
+}
+
+/// A writer whose errors name the file it writes (the user's name for it,
+/// not its temporary file's).
+#[derive(Debug)]
+pub struct Named<W> {
+    inner: W,
+    path: PathBuf,
+}
+
+impl<W> Named<W> {
+    /// The writer inside.
+    pub fn into_inner(self) -> W {
+        self.inner
+    }
+
+    /// `inner`, which writes `path` (or its temporary file).
+    pub fn new(inner: W, path: &Path) -> Self {
+        Named { inner, path: path.to_owned() }
+    }
+
+    /// The file named in errors.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
+impl<W: Write> Write for Named<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.inner.write(buf).map_err(|error| writing(&self.path, error))
+    }
+
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        self.inner.write_all(buf).map_err(|error| writing(&self.path, error))
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush().map_err(|error| writing(&self.path, error))
+    }
+}
 
 /// Receives records in file order, each with `T`, what the run's observer
 /// made of the game (`()` when it observes nothing).

@@ -108,6 +108,47 @@ fn diagnostics_do_not_depend_on_threads_or_chunks() {
 
 /// `-j 0` is one thread per core, as in ripgrep: the same output as one
 /// thread (it was a usage error).
+/// A full disk (`/dev/full` says so on every write) is an error that names
+/// the output, whichever it is: it was a bare "No space left on device"
+/// for some.
+#[test]
+fn a_full_disk_is_an_error_that_names_the_output() {
+    if !Path::new("/dev/full").exists() {
+        eprintln!("skipped: no /dev/full on this system");
+        return;
+    }
+    let sample = fixture("sample.pgn");
+    let db = tempfile::tempdir().unwrap();
+    let dir = db.path().to_str().unwrap();
+    assert_eq!(run(&["db", "build", "-q", &sample, "-o", dir]).code, Some(0));
+    for args in [
+        vec!["filter", "-q", "-o", "/dev/full", &sample],
+        vec![
+            "filter",
+            "-q",
+            "--result",
+            "1-0",
+            "-o",
+            "/dev/null",
+            "--rejects",
+            "/dev/full",
+            &sample,
+        ],
+        vec!["dupes", "-q", "--unique", "-o", "/dev/full", &sample],
+        vec!["stats", "-q", "--partial", "/dev/full", &sample],
+        vec!["db", "export", "-q", dir, "-o", "/dev/full"],
+    ] {
+        let out = run(&args);
+        assert_eq!(out.code, Some(2), "{args:?}: {}", out.stderr);
+        assert!(
+            out.stderr.contains("error: writing /dev/full: No space left on device")
+                && out.stderr.matches("/dev/full").count() == 1,
+            "{args:?}: {}",
+            out.stderr
+        );
+    }
+}
+
 #[test]
 fn jobs_zero_means_every_core() {
     let sample = fixture("sample.pgn");
