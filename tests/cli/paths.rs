@@ -114,7 +114,10 @@ fn diagnostics_do_not_depend_on_threads_or_chunks() {
 #[test]
 fn a_full_disk_is_an_error_that_names_the_output() {
     if !Path::new("/dev/full").exists() {
-        eprintln!("skipped: no /dev/full on this system");
+        #[allow(clippy::print_stderr)]
+        {
+            eprintln!("skipped: no /dev/full on this system");
+        }
         return;
     }
     let sample = fixture("sample.pgn");
