@@ -10,6 +10,11 @@ use crate::tournament::{
     crosstable::{MAX_PLAYERS, MAX_ROUNDS},
 };
 
+/// The most worker threads `-j` takes: more than any machine's cores, and
+/// few enough that starting them costs under a second (thousands took
+/// minutes for one game).
+const MAX_JOBS: i64 = 1024;
+
 /// Applies the FIDE Laws of Chess to PGN game collections.
 #[derive(Debug, Parser)]
 // The version names the commit built from, when known (build.rs).
@@ -233,9 +238,9 @@ pub struct InputArgs {
     /// Also validate moves inside variations, each from where it branches.
     #[arg(long)]
     pub variations: bool,
-    /// Worker threads; 0 means one per core, as does leaving it out
-    /// [default: number of cores].
-    #[arg(long, short = 'j', value_name = "N")]
+    /// Worker threads (at most 1024); 0 means one per core, as does leaving
+    /// it out [default: number of cores].
+    #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(..=MAX_JOBS))]
     pub jobs: Option<u16>,
     /// Target chunk size in bytes (for testing chunk boundaries).
     #[arg(long, hide = true, value_name = "BYTES", value_parser = clap::value_parser!(u64).range(1..))]
@@ -1029,9 +1034,10 @@ pub struct DbSearchArgs {
     /// Print the first N games that match only.
     #[arg(long, value_name = "N")]
     pub limit: Option<u64>,
-    /// Worker threads deciding the predicates, a row group each; 0 means
-    /// one per core, as does leaving it out [default: number of cores].
-    #[arg(long, short = 'j', value_name = "N")]
+    /// Worker threads deciding the predicates, a row group each (at most
+    /// 1024); 0 means one per core, as does leaving it out [default: number
+    /// of cores].
+    #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(..=MAX_JOBS))]
     pub jobs: Option<u16>,
 }
 
@@ -1080,8 +1086,9 @@ pub struct DbExportArgs {
     /// No count of the games written on standard error.
     #[arg(long, short = 'q')]
     pub quiet: bool,
-    /// Worker threads deciding the predicates, a row group each; 0 means
-    /// one per core, as does leaving it out [default: number of cores].
-    #[arg(long, short = 'j', value_name = "N")]
+    /// Worker threads deciding the predicates, a row group each (at most
+    /// 1024); 0 means one per core, as does leaving it out [default: number
+    /// of cores].
+    #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(..=MAX_JOBS))]
     pub jobs: Option<u16>,
 }

@@ -160,6 +160,10 @@ fn jobs_zero_means_every_core() {
     assert_eq!(zero.code, Some(1), "{}", zero.stderr);
     assert_eq!(zero.stdout, one.stdout);
     assert!(zero.stdout.contains("207 games in 1 file"), "{}", zero.stdout);
+    // Thousands of threads took minutes for one game: a usage error.
+    let many = run(&["validate", "-j", "4000", &sample]);
+    assert_eq!(many.code, Some(2), "{}", many.stderr);
+    assert!(many.stderr.contains("0..=1024"), "{}", many.stderr);
 }
 
 /// A named pipe given as a file cannot be mapped: it is read as a stream,
