@@ -356,6 +356,18 @@ fn same_verdict(a: &GameRecord, b: &GameRecord) -> bool {
 /// besides only the roster tags `original` lacks (with their placeholder).
 fn same_tags(original: &TagList, formatted: &TagList) -> bool {
     let added = ROSTER.iter().filter(|name| original.get(name).is_none()).count();
-    formatted.len() == original.len() + added
-        && original.iter().all(|(name, value)| formatted.get(name) == Some(value))
+    if formatted.len() != original.len() + added {
+        return false;
+    }
+    // A lookup a tag: linear in a game's few tags; a hostile game of
+    // thousands is looked up through a map (its first value a name, as
+    // `get` gives), or the check is quadratic.
+    if formatted.len() <= 32 {
+        return original.iter().all(|(name, value)| formatted.get(name) == Some(value));
+    }
+    let mut first = std::collections::HashMap::with_capacity(formatted.len());
+    for (name, value) in formatted.iter() {
+        first.entry(name).or_insert(value);
+    }
+    original.iter().all(|(name, value)| first.get(name) == Some(&value))
 }

@@ -1,7 +1,8 @@
 //! Inputs built to make one step take super-linear time: a tag section of
 //! a hundred thousand tags, each given twice (read by the replay, by
 //! `check` for the roster's order, and by `games --tags all`, which gives
-//! each name once), and thousands of short games of the
+//! each name once), or once (`fmt`'s check that none is lost), and
+//! thousands of short games of the
 //! same move between different players (`check`'s search for copies).
 //! Each run must finish within a watchdog (a hang fails the test; speed is
 //! measured in `benches/`), with every finding where it belongs.
@@ -55,6 +56,26 @@ fn a_hundred_thousand_duplicated_tags_are_each_reported_once_on_their_line() {
     let findings = parse_jsonl(&run.stdout);
     let reported = findings.iter().filter(|f| f["name"] == "duplicate-tag").count();
     assert_eq!(reported, names);
+}
+
+/// `fmt` and `filter --format pgn-export` check that the formatted game
+/// has every tag of the original: a lookup a tag was quadratic (a minute
+/// for 160,000 tags).
+#[test]
+fn a_hundred_thousand_tags_are_formatted_in_linear_time() {
+    let names = 100_000;
+    let mut pgn: String = (0..names).map(|n| format!("[T{n} \"v{n}\"]\n")).collect();
+    pgn.push_str("\n1. e4 *\n");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("tags.pgn");
+    fs::write(&path, pgn).expect("write the input");
+    let path = path.to_str().expect("UTF-8 path");
+    for args in [vec!["fmt", "-q", path], vec!["filter", "-q", "--format", "pgn-export", path]] {
+        let run = Arbiter::new(&args).within(WATCHDOG).run();
+        assert_eq!(run.code, Some(0), "{args:?}: {}", run.stderr);
+        assert_eq!(run.stdout.lines().filter(|l| l.starts_with("[T")).count(), names, "{args:?}");
+        assert!(run.stdout.contains("[T99999 \"v99999\"]"), "{args:?}");
+    }
 }
 
 #[test]
