@@ -208,6 +208,7 @@ fn build(args: &DbBuildArgs, run: &super::Run) -> anyhow::Result<ExitStatus> {
         manifest.sources.extend(added);
         manifest.shards.append(&mut store.written);
         manifest.games = manifest.shards.iter().map(|s| s.rows).sum();
+        store.keep();
         manifest.write(dir)?;
     }
     note(

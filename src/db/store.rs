@@ -32,7 +32,10 @@ use parquet::{
 use super::{manifest::Shard, row::Row, table::TableBuilder};
 use crate::{
     record::GameRecord,
-    sink::{Sink, atomic::Replacement},
+    sink::{
+        Sink,
+        atomic::{Provisional, Replacement},
+    },
     stats::{Accumulator, partial},
 };
 
@@ -91,6 +94,9 @@ pub struct Store {
     builder: TableBuilder,
     /// The shards written, in order.
     pub written: Vec<Shard>,
+    /// Their files, removed unless kept ([`Store::keep`]): a run that ends
+    /// before its manifest is written leaves none behind.
+    provisional: Vec<Provisional>,
     /// The inputs that could not be read to the end.
     pub failed: Vec<String>,
 }
@@ -130,6 +136,7 @@ impl Store {
             open: None,
             builder: TableBuilder::default(),
             written: Vec::new(),
+            provisional: Vec::new(),
             failed: Vec::new(),
         }
     }
@@ -207,14 +214,28 @@ impl Store {
         crate::sink::atomic::write(&self.dir.join(&stats_name), |wtr| {
             partial::write(wtr, &stats.finish())
         })?;
-        self.written.push(Shard {
+        let shard = Shard {
             games: format!("games/{name}.parquet"),
             stats: stats_name,
             rows,
             positions: position_files,
             tree: None,
-        });
+        };
+        let files = [&shard.games, &shard.stats].into_iter().chain(&shard.positions);
+        self.provisional.extend(files.map(|file| Provisional::new(&self.dir.join(file))));
+        self.written.push(shard);
         Ok(())
+    }
+
+    /// A file of a shard written by another step (its tree), removed with
+    /// the shard's unless kept.
+    pub fn provisional(&mut self, path: &Path) {
+        self.provisional.push(Provisional::new(path));
+    }
+
+    /// Keeps the files written: the manifest that lists them is next.
+    pub fn keep(&mut self) {
+        self.provisional.drain(..).for_each(Provisional::keep);
     }
 }
 

@@ -495,8 +495,10 @@ impl<'s> TreeStore<'s> {
             let name = format!("tree/{stem}");
             let tree = std::mem::replace(&mut self.tree, ShardTree::new(&self.dir.join("tree")));
             let rows = write_file(&self.dir.join(&name), tree, self.min_games)?;
+            let path = self.dir.join(&name);
             shard.tree =
                 Some(TreeFile { file: name, rows, min_games: self.min_games, plies: self.plies });
+            self.store.provisional(&path);
             self.done += 1;
         }
         Ok(())

@@ -33,7 +33,8 @@ const RANDOM: usize = 6;
 /// which must stay within the file system's 255 bytes.
 const NAME_BYTES: usize = 200;
 
-/// The temporary files being written, removed on a terminating signal.
+/// The temporary files being written, and the [`Provisional`] files,
+/// removed on a terminating signal.
 static LIVE: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
 
 /// A new version of `target` being written; `commit` renames it into place,
@@ -99,6 +100,37 @@ impl Replacement {
         self.temp.as_file().sync_all()?;
         let Replacement { temp, target, _live } = self;
         temp.persist(&target).map(drop).map_err(|error| error.error)
+    }
+}
+
+/// A file in place that belongs to what a later step commits (a shard of a
+/// database, which the manifest written last lists): removed if the run
+/// ends before, by a signal or an error, unless [`Provisional::keep`] was
+/// called. Left by a run killed outright, it is the next run's to sweep.
+#[derive(Debug)]
+pub struct Provisional(Option<Live>);
+
+impl Provisional {
+    /// `path`, written and in place, removed unless kept.
+    pub fn new(path: &Path) -> Provisional {
+        handle_signals();
+        LIVE.lock().unwrap_or_else(PoisonError::into_inner).push(path.to_owned());
+        Provisional(Some(Live(path.to_owned())))
+    }
+
+    /// Keeps the file: the step that makes it part of the whole is next.
+    /// Called before that step, so that a signal meanwhile can only leave
+    /// the file, never remove one the whole lists.
+    pub fn keep(mut self) {
+        self.0.take();
+    }
+}
+
+impl Drop for Provisional {
+    fn drop(&mut self) {
+        if let Some(live) = self.0.take() {
+            let _ = fs::remove_file(&live.0);
+        }
     }
 }
 

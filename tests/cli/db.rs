@@ -442,6 +442,56 @@ fn one_build_at_a_time_writes_a_database() {
     assert_eq!(manifest(dir.path())["sources"].as_array().unwrap().len(), 2);
 }
 
+/// A signal in the middle of `db build` leaves the database as it was:
+/// the shards it had finished, which no manifest lists, are removed with
+/// its temporary files (they were left for the next build to sweep, and
+/// `FROM 'DIR/games/*.parquet'` counted their games meanwhile).
+#[test]
+fn a_build_interrupted_leaves_the_database_as_it_was() {
+    use std::{
+        os::unix::process::ExitStatusExt,
+        process::{Command, Stdio},
+        time::{Duration, Instant},
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("db");
+    build(&[fixture("variants/lichess.pgn")], &db, &[]);
+    let before = snapshot(&db);
+    // Many small shards: the first ones are done long before the last.
+    let input = dir.path().join("many.pgn");
+    fs::write(&input, fs::read(fixture("sample.pgn")).unwrap().repeat(100)).unwrap();
+    for (name, number) in [("INT", 2), ("TERM", 15)] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+            .args(["db", "build", "-q", "--positions", "--tree", "--shard-games", "500"])
+            .arg(&input)
+            .arg("-o")
+            .arg(&db)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("the arbiter binary runs");
+        let started = Instant::now();
+        while fs::read_dir(db.join("stats")).unwrap().count() < 3 {
+            assert!(child.try_wait().unwrap().is_none(), "SIG{name}: ended before two shards");
+            assert!(started.elapsed() < Duration::from_secs(60), "SIG{name}: no shard written");
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        let pid = child.id().to_string();
+        let sent = Command::new("kill").args([&format!("-{name}"), &pid]).status().unwrap();
+        assert!(sent.success());
+        let status = child.wait().unwrap();
+        assert_eq!(status.signal(), Some(number), "SIG{name}: ended with {status}");
+        assert_eq!(snapshot(&db), before, "SIG{name}");
+        for sub in ["games", "stats", "positions", "tree"] {
+            let left: Vec<_> =
+                fs::read_dir(db.join(sub)).unwrap().map(|e| e.unwrap().path()).collect();
+            let listed = sub == "games" || sub == "stats";
+            assert_eq!(left.len(), usize::from(listed), "SIG{name}: {left:?}");
+        }
+    }
+}
+
 #[test]
 fn bad_uses_and_corrupt_databases_are_errors_not_panics() {
     let dir = tempfile::tempdir().unwrap();
