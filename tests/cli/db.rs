@@ -643,6 +643,41 @@ fn damaged_files_of_every_kind_are_errors_never_panics() {
     assert!(refused > runs / 2, "{refused} of {runs} runs refused a damaged file");
 }
 
+/// `db info` reads each Parquet file's footer: a file cut short, or one
+/// whose rows are not those the manifest says, is damage it reports (exit
+/// 2), naming the file; it listed them as present.
+#[test]
+fn info_checks_each_file_against_the_manifest() {
+    let dir = tempfile::tempdir().unwrap();
+    build(&[fixture("sample.pgn")], dir.path(), &["--positions", "--tree"]);
+    let info = || run(&["db", "info", path(dir.path())]);
+    assert_eq!(info().code, Some(0), "{}", info().stderr);
+    for file in [
+        "games/part-000001.parquet",
+        "positions/part-000001-001.parquet",
+        "tree/part-000001.parquet",
+    ] {
+        let target = dir.path().join(file);
+        let bytes = fs::read(&target).unwrap();
+        fs::write(&target, &bytes[..bytes.len() / 2]).unwrap();
+        let cut = info();
+        assert_eq!(cut.code, Some(2), "{file}: {}", cut.stderr);
+        assert!(cut.stderr.contains(&format!("{file}: unreadable")), "{}", cut.stderr);
+        fs::write(&target, &bytes).unwrap();
+    }
+    assert_eq!(info().code, Some(0));
+    let manifest_path = dir.path().join("manifest.json");
+    let text = fs::read_to_string(&manifest_path).unwrap();
+    let mut edited = manifest(dir.path());
+    edited["shards"][0]["rows"] = 7.into();
+    fs::write(&manifest_path, serde_json::to_string(&edited).unwrap()).unwrap();
+    let wrong = info();
+    assert_eq!(wrong.code, Some(2), "{}", wrong.stderr);
+    assert!(wrong.stderr.contains("holds 207 rows where the manifest says 7"), "{}", wrong.stderr);
+    fs::write(&manifest_path, text).unwrap();
+    assert_eq!(info().code, Some(0));
+}
+
 /// The files under `dir`, at any depth.
 fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
     let mut files = Vec::new();
