@@ -267,8 +267,8 @@ fn produce(
         // rather than read as thousands of broken games; judged by its
         // first bytes, whatever the chunks.
         let (head, input) = input.peek(sniff::HEAD);
-        if !sniff::looks_like_pgn(&head) {
-            let source = io::Error::new(io::ErrorKind::InvalidData, sniff::NotPgn);
+        if let Err(not_pgn) = sniff::check(&head) {
+            let source = io::Error::new(io::ErrorKind::InvalidData, not_pgn);
             if !send(Work::Failed(InputError { path: source::display(path), source })) {
                 return;
             }

@@ -96,8 +96,8 @@ fn split_one(
         Err(error) => return Ok((shard::Split::default(), Some(error))),
     };
     let (head, input) = input.peek(sniff::HEAD);
-    if !sniff::looks_like_pgn(&head) {
-        let error = io::Error::new(io::ErrorKind::InvalidData, sniff::NotPgn);
+    if let Err(not_pgn) = sniff::check(&head) {
+        let error = io::Error::new(io::ErrorKind::InvalidData, not_pgn);
         return Ok((shard::Split::default(), Some(input_error(error))));
     }
     let mut rdr: Box<dyn io::Read + Send> = match input {

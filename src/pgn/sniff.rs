@@ -7,21 +7,45 @@
 /// How much of the input is looked at.
 pub const HEAD: usize = 1024;
 
-/// The error an input that does not look like PGN is skipped with.
+/// Why an input is skipped whole.
 #[derive(Debug, thiserror::Error)]
-#[error("does not look like PGN, skipped")]
-pub struct NotPgn;
+pub enum NotPgn {
+    /// Binary: an executable, an image.
+    #[error("does not look like PGN, skipped")]
+    Binary,
+    /// Lines ended by a carriage return alone (classic Mac OS): read as
+    /// one line, its games would run into one.
+    #[error(
+        "its lines end with a carriage return alone (classic Mac OS), which arbiter does not \
+         read as line breaks: skipped (convert it first, e.g. `tr '\\r' '\\n' < OLD > NEW.pgn`)"
+    )]
+    CarriageReturns,
+}
 
 /// Whether `bytes` (an input's first bytes; only [`HEAD`] are read) may be
 /// PGN: text, or something with a tag line or a first move number in it.
 /// Binary means a NUL byte, or more than one byte in ten a control byte
 /// that no text file has.
 pub fn looks_like_pgn(bytes: &[u8]) -> bool {
+    check(bytes).is_ok()
+}
+
+/// [`looks_like_pgn`], with why not: binary, or lines that end with a
+/// carriage return alone (no line feed in the first bytes, and a carriage
+/// return before a tag or the first move).
+pub fn check(bytes: &[u8]) -> Result<(), NotPgn> {
     let head = &bytes[..bytes.len().min(HEAD)];
     let control =
         head.iter().filter(|&&b| (b < 0x20 && !b"\t\n\r\x0c".contains(&b)) || b == 0x7f).count();
     let binary = head.contains(&0) || control * 10 > head.len();
-    !binary || has_pgn_marks(head)
+    if binary && !has_pgn_marks(head) {
+        return Err(NotPgn::Binary);
+    }
+    let mac = !head.contains(&b'\n') && head.windows(2).any(|w| matches!(w, [b'\r', b'[' | b'1']));
+    if mac {
+        return Err(NotPgn::CarriageReturns);
+    }
+    Ok(())
 }
 
 /// A tag line (`[` then a letter, at a line's start) or the first move's
@@ -48,6 +72,15 @@ mod tests {
         assert!(looks_like_pgn(b"hello, world\n"));
         assert!(looks_like_pgn(b"[Event \"x\"]\n\0\0\0\n1. e4 \0 e5 *\n"));
         assert!(looks_like_pgn("[White \"Müller\"]\n".as_bytes()));
+    }
+
+    #[test]
+    fn lines_ended_by_a_carriage_return_alone_are_said_to_be() {
+        let mac = b"[Event \"x\"]\r[Site \"y\"]\r\r1. e4 e5 *\r\r[Event \"z\"]\r";
+        assert!(matches!(check(mac), Err(NotPgn::CarriageReturns)));
+        // CRLF, or LF with a stray CR, is PGN.
+        assert!(check(b"[Event \"x\"]\r\n[Site \"y\"]\r\n\r\n1. e4 *\r\n").is_ok());
+        assert!(check(b"[Event \"x\"]\r[Site \"y\"]\n\n1. e4 *\n").is_ok());
     }
 
     #[test]

@@ -811,6 +811,35 @@ fn a_file_that_is_not_pgn_is_skipped_with_one_line() {
     assert!(out.stdout.contains("2 inputs could not be read"), "{}", out.stdout);
 }
 
+/// A file whose lines end with a carriage return alone (classic Mac OS)
+/// read as one line, its games one broken game: it is skipped with a line
+/// that says why and how to convert it; converted, its games are read.
+#[test]
+fn lines_ended_by_a_carriage_return_alone_are_refused_saying_why() {
+    let dir = tempfile::tempdir().unwrap();
+    let game = |event: &str| format!("[Event \"{event}\"]\r[Result \"*\"]\r\r1. e4 e5 *\r\r");
+    let mac = dir.path().join("mac.pgn");
+    std::fs::write(&mac, [game("a"), game("b"), game("c")].concat()).unwrap();
+    let mac = mac.to_str().unwrap();
+    for command in ["validate", "filter"] {
+        let out = run(&[command, "-q", mac]);
+        assert_eq!(out.code, Some(2), "{}", out.stderr);
+        assert!(out.stderr.contains("carriage return alone (classic Mac OS)"), "{}", out.stderr);
+    }
+    let unix = dir.path().join("unix.pgn");
+    std::fs::write(
+        &unix,
+        std::fs::read(mac)
+            .unwrap()
+            .iter()
+            .map(|&b| if b == b'\r' { b'\n' } else { b })
+            .collect::<Vec<u8>>(),
+    )
+    .unwrap();
+    let count = run(&["filter", "-q", "--count", unix.to_str().unwrap()]);
+    assert_eq!(count.stdout.trim(), "3");
+}
+
 /// A directory without a PGN file is most likely a wrong path: a warning,
 /// and the status the games decide (none here: 0), as ripgrep warns when
 /// it searched no file.
