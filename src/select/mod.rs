@@ -63,6 +63,13 @@ impl Range<u32> {
         if range.min.is_none() && range.max.is_none() {
             return Err(format!("an empty {what} range"));
         }
+        if let (Some(min), Some(max)) = (range.min, range.max)
+            && min > max
+        {
+            return Err(format!(
+                "{text}: a {what} range whose MIN is above its MAX matches nothing"
+            ));
+        }
         Ok(range)
     }
 }

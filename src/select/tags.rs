@@ -144,6 +144,13 @@ impl TagTest {
         if range.min.is_none() && range.max.is_none() {
             return Err("an empty date range".into());
         }
+        if let (Some(min), Some(max)) = (range.min, range.max)
+            && min > max
+        {
+            return Err(format!(
+                "{text}: a date range whose start is after its end matches nothing"
+            ));
+        }
         Ok(TagTest::Date(range))
     }
 
@@ -169,6 +176,9 @@ impl TagTest {
             Some((from, to)) => {
                 let from = if from.is_empty() { "A00".into() } else { code(from, '0')? };
                 let to = if to.is_empty() { "E99".into() } else { code(to, '9')? };
+                if from > to {
+                    return Err(format!("{text}: an ECO range whose start is after its end"));
+                }
                 Ok(TagTest::Eco(from, to))
             }
             None => Ok(TagTest::Eco(code(text, '0')?, code(text, '9')?)),

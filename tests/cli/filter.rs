@@ -226,6 +226,11 @@ fn no_match_exits_1_and_bad_predicates_exit_2() {
         &["--speed", "glacial"],
         &["--tag", "Site~("],
         &["--result", "2-0"],
+        // Ranges the wrong way round match nothing: said, not run.
+        &["--elo", "2500..2000"],
+        &["--plies", "10..5"],
+        &["--date", "2020..2010"],
+        &["--eco", "B99..B20"],
     ] {
         let mut args = vec!["filter", "-q"];
         args.extend_from_slice(bad);
