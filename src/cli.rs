@@ -331,20 +331,21 @@ pub struct SelectArgs {
     /// An invalid move or start position.
     #[arg(long)]
     pub invalid: bool,
-    /// The game's first error is of KIND (`illegal_move`, ...), or `any`
-    /// for a game with any error (an invalid move, a contradicted result,
-    /// moves after the end).
+    /// The game's first error is of KIND (`illegal_move` or `illegal-move`,
+    /// ...), or `any` for a game with any error (an invalid move, a
+    /// contradicted result, moves after the end).
     #[arg(long, value_name = "KIND")]
     pub error: Vec<String>,
     /// A finding of this code (`W301` or `missing-tag`).
     #[arg(long, value_name = "CODE")]
     pub code: Vec<String>,
     /// The game ended at once by this rule: checkmate, stalemate,
-    /// insufficient_material, fivefold_repetition, seventyfive_moves,
-    /// variant_win, variant_draw.
+    /// insufficient_material, dead_position, fivefold_repetition,
+    /// seventyfive_moves, variant_win, variant_draw (`-` for `_` too).
     #[arg(long, value_name = "END")]
     pub ending: Vec<String>,
-    /// A draw could be claimed: threefold or fifty.
+    /// A draw could be claimed: threefold (threefold_repetition) or fifty
+    /// (fifty_move_rule).
     #[arg(long, value_name = "RULE")]
     pub claimable: Vec<String>,
     /// Moves were played after the game had ended.

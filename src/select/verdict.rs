@@ -44,9 +44,16 @@ pub enum Claim {
     Fifty,
 }
 
+/// A name as the record writes it: `illegal-move`, as `--code` and
+/// `check` write names, is `illegal_move`.
+fn snake(text: &str) -> String {
+    text.trim().replace('-', "_")
+}
+
 impl VerdictTest {
     /// `--error KIND`: a kind of the record schema, or `any`.
     pub fn error(text: &str) -> Result<VerdictTest, String> {
+        let text = &snake(text);
         if text == "any" {
             return Ok(VerdictTest::AnyError);
         }
@@ -62,6 +69,7 @@ impl VerdictTest {
 
     /// `--ending NAME`.
     pub fn ending(text: &str) -> Result<VerdictTest, String> {
+        let text = &snake(text);
         Termination::ALL
             .iter()
             .find(|end| end.name() == text)
@@ -81,9 +89,10 @@ impl VerdictTest {
 
     /// `--claimable threefold|fifty`.
     pub fn claimable(text: &str) -> Result<VerdictTest, String> {
-        match text {
-            "threefold" => Ok(VerdictTest::Claimable(Claim::Threefold)),
-            "fifty" => Ok(VerdictTest::Claimable(Claim::Fifty)),
+        // The names `stats` prints (`threefold_repetition`) too.
+        match snake(text).as_str() {
+            "threefold" | "threefold_repetition" => Ok(VerdictTest::Claimable(Claim::Threefold)),
+            "fifty" | "fifty_move_rule" => Ok(VerdictTest::Claimable(Claim::Fifty)),
             _ => Err(format!("--claimable {text}: one of threefold, fifty")),
         }
     }
