@@ -212,9 +212,10 @@ pub enum SplitCompress {
 /// Arguments of `man`.
 #[derive(Debug, Args)]
 pub struct ManArgs {
-    /// A subcommand, for its own page [default: the page of arbiter].
+    /// A subcommand, for its own page [default: the page of arbiter]:
+    /// `validate`, `db build` or `db-build` (as the pages name each other).
     #[arg(value_name = "COMMAND")]
-    pub command: Option<String>,
+    pub command: Vec<String>,
 }
 
 /// Arguments of `completions`.

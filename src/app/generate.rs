@@ -23,20 +23,30 @@ pub(super) fn completions(shell: Shell) -> anyhow::Result<ExitStatus> {
 
 /// Writes the manual page of arbiter, or of its subcommand `command`
 /// (`arbiter-validate`), in roff, on standard output.
-pub(super) fn man(command: Option<&str>) -> anyhow::Result<ExitStatus> {
+pub(super) fn man(command: &[String]) -> anyhow::Result<ExitStatus> {
     let cli = Cli::command();
-    let page = match command {
-        None => clap_mangen::Man::new(cli),
-        Some(name) => {
-            let Some(sub) = cli.find_subcommand(name) else {
-                anyhow::bail!("man: no such command: {name}");
-            };
-            // The page is titled as man looks it up; the version is the
-            // binary's, which subcommands do not carry.
-            let sub =
-                sub.clone().bin_name(format!("arbiter {name}")).version(env!("ARBITER_VERSION"));
-            clap_mangen::Man::new(sub).title(format!("arbiter-{name}"))
+    // `db build`, or `db-build` as the pages' SEE ALSO names it.
+    let words: Vec<&str> =
+        command.iter().flat_map(|word| word.split([' ', '-'])).filter(|w| !w.is_empty()).collect();
+    let page = if words.is_empty() {
+        clap_mangen::Man::new(cli)
+    } else {
+        let mut sub = &cli;
+        for word in &words {
+            sub = sub
+                .find_subcommand(word)
+                .ok_or_else(|| anyhow::anyhow!("man: no such command: {}", words.join(" ")))?;
         }
+        // The page is titled as man looks it up; the version is the
+        // binary's, for the page's footer (subcommands take no -V).
+        let sub = sub
+            .clone()
+            // clap names commands by `&'static str`; one page a process.
+            .name(&*format!("arbiter-{}", words.join("-")).leak())
+            .bin_name(format!("arbiter {}", words.join(" ")))
+            .version(env!("ARBITER_VERSION"))
+            .disable_version_flag(true);
+        clap_mangen::Man::new(sub).title(format!("arbiter-{}", words.join("-")))
     };
     let mut out = io::stdout().lock();
     page.render(&mut out)?;

@@ -124,7 +124,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitStatus> {
         #[cfg(feature = "db")]
         Command::Db(args) => db::run(args, &run),
         Command::Completions(args) => generate::completions(args.shell),
-        Command::Man(args) => generate::man(args.command.as_deref()),
+        Command::Man(args) => generate::man(&args.command),
     }
 }
 

@@ -51,6 +51,16 @@ fn man_writes_a_roff_page() {
     assert_eq!(validate.code, Some(0), "{}", validate.stderr);
     assert!(validate.stdout.contains("\n.TH arbiter-validate 1 "), "{}", validate.stdout);
     assert!(validate.stdout.contains("max\\-per\\-code"), "{}", validate.stdout);
+    // A `db` command's page, named as the `db` page names it, or by its
+    // words; no -V in its synopsis (subcommands take none).
+    for args in [&["man", "db-build"][..], &["man", "db", "build"]] {
+        let page = run(args);
+        assert_eq!(page.code, Some(0), "{}", page.stderr);
+        assert!(page.stdout.contains("\n.TH arbiter-db-build 1 "), "{}", page.stdout);
+        assert!(page.stdout.contains("\\fBarbiter db build\\fR"), "{}", page.stdout);
+        assert!(!page.stdout.contains("\\-\\-version"), "{}", page.stdout);
+    }
+    assert!(run(&["man", "db"]).stdout.contains("db\\-build(1)"));
     let missing = run(&["man", "nope"]);
     assert_eq!(missing.code, Some(2));
     assert!(missing.stderr.contains("no such command: nope"), "{}", missing.stderr);
