@@ -285,15 +285,25 @@ impl BoardTest {
     pub fn moves(text: &str) -> Result<BoardTest, String> {
         let mut pos = Chess::default();
         let mut moves = Vec::new();
+        let mut sans = Vec::new();
         for token in text.split_whitespace() {
             let word = token.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.');
             if word.is_empty() {
                 continue;
             }
             let san: San = word.parse().map_err(|_| format!("--moves: not a move: {token}"))?;
-            let m = san
-                .to_move(&pos)
-                .map_err(|_| format!("--moves: {token} is not legal after {}", moves.len()))?;
+            let m = san.to_move(&pos).map_err(|_| {
+                // Numbered as a game is: "2. Nf6 is not legal after 1. e4 e5".
+                let ply = moves.len();
+                let number = ply / 2 + 1;
+                let dots = if ply % 2 == 0 { "." } else { "..." };
+                let before = crate::tree::numbered(sans.clone(), Color::White, 1);
+                match before.is_empty() {
+                    true => format!("--moves: {number}{dots} {word} is not legal at the start"),
+                    false => format!("--moves: {number}{dots} {word} is not legal after {before}"),
+                }
+            })?;
+            sans.push(shakmaty::san::San::from_move(&pos, m).to_string());
             pos.play_unchecked(m);
             moves.push(m);
         }

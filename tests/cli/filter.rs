@@ -243,6 +243,10 @@ fn no_match_exits_1_and_bad_predicates_exit_2() {
         assert!(refused.stderr.starts_with("arbiter: error: "), "{bad:?}: {}", refused.stderr);
         assert!(refused.stdout.is_empty());
     }
+    // An illegal move is named as a game numbers it, after the moves before.
+    let illegal = run(&["filter", "-q", "--moves", "1. e4 e5 2. Nf6", &path]);
+    assert_eq!(illegal.code, Some(2));
+    assert!(illegal.stderr.contains("2. Nf6 is not legal after 1. e4 e5"), "{}", illegal.stderr);
 }
 
 /// An output file whose path is a directory is refused before any game is
