@@ -124,6 +124,7 @@ fn lock(dir: &Path) -> anyhow::Result<fs::File> {
 }
 
 fn build(args: &DbBuildArgs, run: &super::Run) -> anyhow::Result<ExitStatus> {
+    use crate::sink::plural;
     let dir = &args.output;
     super::output_dir("--output", dir)?;
     refuse_foreign_dir(dir)?;
@@ -214,9 +215,11 @@ fn build(args: &DbBuildArgs, run: &super::Run) -> anyhow::Result<ExitStatus> {
     note(
         run,
         &format!(
-            "db build: {games} games from {new_files} new files into {} ({} games in all)",
+            "db build: {} from {} into {} ({} in all)",
+            plural(games, "game"),
+            plural(new_files as u64, "new file"),
             dir.display(),
-            manifest.games
+            plural(manifest.games, "game")
         ),
     )?;
     Ok(if input_errors > 0 { ExitStatus::Error } else { ExitStatus::Clean })

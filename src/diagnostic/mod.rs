@@ -107,8 +107,11 @@ pub fn of_game(i: usize, r: &GameRecord, findings: &mut Vec<Finding>) {
                 i,
                 r,
                 format!(
-                    "{} plies played after the game ended by {} after ply {end}",
-                    r.moves_after_end,
+                    "{} played after the game ended by {} after ply {end}",
+                    match r.moves_after_end {
+                        1 => "1 ply".to_owned(),
+                        n => format!("{n} plies"),
+                    },
                     termination.describe()
                 ),
             );

@@ -166,9 +166,7 @@ impl Totals {
     }
 }
 
-fn plural(n: u64, word: &str) -> String {
-    format!("{n} {word}{}", if n == 1 { "" } else { "s" })
-}
+use crate::sink::plural;
 
 /// Writes the summary: games, groups and duplicates by kind, games not
 /// compared, and what `--unique` wrote.

@@ -18,7 +18,12 @@ use std::{
     path::{Path, PathBuf},
 };
 
-pub use self::{csv::CsvSink, jsonl::JsonlSink, pgn::PgnSink, summary::Summary};
+pub use self::{
+    csv::CsvSink,
+    jsonl::JsonlSink,
+    pgn::PgnSink,
+    summary::{Summary, plural},
+};
 use crate::{record::GameRecord, source::InputError};
 
 /// `error`, met while writing `path`, naming it: an error from deep in a

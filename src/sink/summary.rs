@@ -49,7 +49,6 @@ impl Summary {
 
     /// Writes the summary for people.
     pub fn render(&self, wtr: &mut dyn io::Write) -> io::Result<()> {
-        let plural = |n: u64, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
         // Games without and with errors add up; those with an invalid move
         // or start are some of the latter.
         let games = if self.read > self.games {
@@ -104,4 +103,9 @@ impl Summary {
         }
         Ok(())
     }
+}
+
+/// `1 game`, `3 games`: a count and its noun, for messages.
+pub fn plural(n: u64, word: &str) -> String {
+    format!("{n} {word}{}", if n == 1 { "" } else { "s" })
 }

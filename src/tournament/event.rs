@@ -202,7 +202,7 @@ pub fn describe(name: Option<&str>, games: usize, file: &str, line: u64) -> Stri
 
 /// `1 game`, `3 games`.
 pub fn plural(n: usize, word: &str) -> String {
-    format!("{n} {word}{}", if n == 1 { "" } else { "s" })
+    crate::sink::plural(n as u64, word)
 }
 
 #[cfg(test)]
