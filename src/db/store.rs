@@ -146,7 +146,7 @@ impl Store {
             let name = format!("part-{:06}", self.next);
             self.next += 1;
             let path = self.dir.join("games").join(format!("{name}.parquet"));
-            let replacement = Replacement::begin(&path)?;
+            let replacement = Replacement::begin_provisional(&path)?;
             let file = BufWriter::with_capacity(1 << 20, replacement.file().try_clone()?);
             let mut props = WriterProperties::builder()
                 .set_compression(Compression::ZSTD(ZstdLevel::try_new(3).map_err(other)?))
@@ -207,30 +207,34 @@ impl Store {
     fn close_shard(&mut self) -> io::Result<()> {
         self.flush_batch()?;
         let Some(mut open) = self.open.take() else { return Ok(()) };
-        write_positions(&self.dir, &mut open)?;
+        // Each file adopted once committed: a failure after it removes it.
+        let written = write_positions(&self.dir, &mut open);
+        let adopt = |file: &String| Provisional::adopt(&self.dir.join(file));
+        self.provisional.extend(open.position_files.iter().map(adopt));
+        written?;
         let OpenShard { name, replacement, writer, rows, stats, position_files, .. } = open;
+        let games = format!("games/{name}.parquet");
         commit(writer, replacement)?;
+        self.provisional.push(Provisional::adopt(&self.dir.join(&games)));
         let stats_name = format!("stats/{name}.json");
-        crate::sink::atomic::write(&self.dir.join(&stats_name), |wtr| {
+        crate::sink::atomic::write_provisional(&self.dir.join(&stats_name), |wtr| {
             partial::write(wtr, &stats.finish())
         })?;
-        let shard = Shard {
-            games: format!("games/{name}.parquet"),
+        self.provisional.push(Provisional::adopt(&self.dir.join(&stats_name)));
+        self.written.push(Shard {
+            games,
             stats: stats_name,
             rows,
             positions: position_files,
             tree: None,
-        };
-        let files = [&shard.games, &shard.stats].into_iter().chain(&shard.positions);
-        self.provisional.extend(files.map(|file| Provisional::new(&self.dir.join(file))));
-        self.written.push(shard);
+        });
         Ok(())
     }
 
     /// A file of a shard written by another step (its tree), removed with
     /// the shard's unless kept.
     pub fn provisional(&mut self, path: &Path) {
-        self.provisional.push(Provisional::new(path));
+        self.provisional.push(Provisional::adopt(path));
     }
 
     /// Keeps the files written: the manifest that lists them is next.
@@ -353,7 +357,7 @@ fn write_positions(dir: &Path, open: &mut OpenShard) -> io::Result<()> {
         open.runs.push(Run::Memory(positions.into_iter()));
     }
     let name = format!("positions/{}-{:03}.parquet", open.name, open.position_files.len() + 1);
-    let replacement = Replacement::begin(&dir.join(&name))?;
+    let replacement = Replacement::begin_provisional(&dir.join(&name))?;
     let file = BufWriter::with_capacity(1 << 20, replacement.file().try_clone()?);
     let column = |name: &str| parquet::schema::types::ColumnPath::from(name);
     let props = WriterProperties::builder()

@@ -410,7 +410,7 @@ impl Rows {
 /// all: the rows of the positions of at least `min_games` games, sorted
 /// by key then move. Returns the rows written.
 fn write_file(path: &Path, tree: ShardTree, min_games: u64) -> io::Result<u64> {
-    let replacement = Replacement::begin(path)?;
+    let replacement = Replacement::begin_provisional(path)?;
     let file = BufWriter::with_capacity(1 << 20, replacement.file().try_clone()?);
     let column = |name: &str| parquet::schema::types::ColumnPath::from(name);
     let props = WriterProperties::builder()

@@ -44,6 +44,9 @@ pub struct Replacement {
     temp: tempfile::NamedTempFile,
     target: PathBuf,
     _live: Live,
+    /// Whether the target, once committed, stays on the list a signal
+    /// removes ([`Replacement::begin_provisional`]).
+    provisional: bool,
 }
 
 /// A temporary file on the list of live ones, taken off when dropped (the
@@ -82,7 +85,17 @@ impl Replacement {
         temp.as_file().lock()?;
         LIVE.lock().unwrap_or_else(PoisonError::into_inner).push(temp.path().to_owned());
         let live = Live(temp.path().to_owned());
-        Ok(Replacement { temp, target: target.to_owned(), _live: live })
+        Ok(Replacement { temp, target: target.to_owned(), _live: live, provisional: false })
+    }
+
+    /// [`Replacement::begin`], for a file that belongs to what a later step
+    /// commits (a database's shard, which the manifest lists): committed,
+    /// the target stays on the list a terminating signal removes, until a
+    /// [`Provisional`] that adopts it is kept.
+    pub fn begin_provisional(target: &Path) -> io::Result<Replacement> {
+        let mut replacement = Replacement::begin(target)?;
+        replacement.provisional = true;
+        Ok(replacement)
     }
 
     /// The temporary file, to write the new content to.
@@ -98,23 +111,29 @@ impl Replacement {
     /// Syncs the new content to disk and renames it over the target.
     pub fn commit(self) -> io::Result<()> {
         self.temp.as_file().sync_all()?;
-        let Replacement { temp, target, _live } = self;
-        temp.persist(&target).map(drop).map_err(|error| error.error)
+        let Replacement { temp, target, _live, provisional } = self;
+        // Renamed and listed under the list's lock: a signal finds the
+        // temporary file or the provisional target, never a file it misses.
+        let mut live = LIVE.lock().unwrap_or_else(PoisonError::into_inner);
+        temp.persist(&target).map_err(|error| error.error)?;
+        if provisional {
+            live.push(target);
+        }
+        Ok(())
     }
 }
 
 /// A file in place that belongs to what a later step commits (a shard of a
-/// database, which the manifest written last lists): removed if the run
-/// ends before, by a signal or an error, unless [`Provisional::keep`] was
-/// called. Left by a run killed outright, it is the next run's to sweep.
+/// database, which the manifest written last lists), put there by a
+/// [`Replacement::begin_provisional`]: removed if the run ends before, by
+/// a signal or an error, unless [`Provisional::keep`] was called. Left by
+/// a run killed outright, it is the next run's to sweep.
 #[derive(Debug)]
 pub struct Provisional(Option<Live>);
 
 impl Provisional {
-    /// `path`, written and in place, removed unless kept.
-    pub fn new(path: &Path) -> Provisional {
-        handle_signals();
-        LIVE.lock().unwrap_or_else(PoisonError::into_inner).push(path.to_owned());
+    /// The committed provisional file at `path`, removed unless kept.
+    pub fn adopt(path: &Path) -> Provisional {
         Provisional(Some(Live(path.to_owned())))
     }
 
@@ -249,6 +268,22 @@ pub fn permissions(target: &Path, temp: &Path) -> io::Result<fs::Permissions> {
 /// Writes `path` whole or not at all. A path that names something other
 /// than a regular file (`/dev/stdout`, a pipe) is written directly.
 pub fn write(path: &Path, write: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> io::Result<()> {
+    write_as(path, false, write)
+}
+
+/// [`write`], the file provisional ([`Replacement::begin_provisional`]).
+pub fn write_provisional(
+    path: &Path,
+    write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+) -> io::Result<()> {
+    write_as(path, true, write)
+}
+
+fn write_as(
+    path: &Path,
+    provisional: bool,
+    write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+) -> io::Result<()> {
     let target = match target(path)? {
         Target::Stdout => return write_flushed(&mut io::stdout().lock(), write),
         Target::Stderr => return write_flushed(&mut io::stderr().lock(), write),
@@ -258,7 +293,10 @@ pub fn write(path: &Path, write: impl FnOnce(&mut dyn Write) -> io::Result<()>) 
         }
         Target::Replace(target) => target,
     };
-    let replacement = Replacement::begin(&target)?;
+    let replacement = match provisional {
+        true => Replacement::begin_provisional(&target)?,
+        false => Replacement::begin(&target)?,
+    };
     let mut wtr = BufWriter::new(replacement.file());
     write(&mut wtr)?;
     wtr.flush()?;
@@ -328,10 +366,14 @@ fn handle_signals() {
         };
         let _ = std::thread::Builder::new().name("arbiter-signals".into()).spawn(move || {
             if let Some(signal) = signals.forever().next() {
-                for path in LIVE.lock().unwrap_or_else(PoisonError::into_inner).drain(..) {
+                // Held until the process ends: a file begun or committed
+                // meanwhile would escape.
+                let mut live = LIVE.lock().unwrap_or_else(PoisonError::into_inner);
+                for path in live.drain(..) {
                     let _ = fs::remove_file(path);
                 }
                 let _ = signal_hook::low_level::emulate_default_handler(signal);
+                drop(live);
             }
         });
     });
