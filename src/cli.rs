@@ -813,7 +813,9 @@ pub enum DbCommand {
     Build(DbBuildArgs),
     /// Print what a database holds: its games, each shard's files (games,
     /// stats partial, positions files, tree file) with their sizes, and its
-    /// sources. Exit status 2 when a file the manifest lists is missing.
+    /// sources. Each Parquet file's footer is read: exit status 2 when a
+    /// file the manifest lists is missing, unreadable or holds other rows
+    /// than the manifest says.
     Info(DbInfoArgs),
     /// The statistics of `arbiter stats` over the database's games, from
     /// the partials stored with each shard (the same tables and options).

@@ -74,6 +74,9 @@ fn warn(run: &super::Run, text: &str) -> io::Result<()> {
 /// those of a build that died are swept, never read.
 const DATABASE_ENTRIES: [&str; 5] = ["games", "stats", "positions", "tree", "manifest.json"];
 
+/// What a file system or a desktop puts in any directory: no user's files.
+const HARMLESS_ENTRIES: [&str; 3] = ["lost+found", ".DS_Store", "Thumbs.db"];
+
 /// Refuses a directory that holds other files and is no database (no
 /// manifest): a database written among a user's files would mix the two,
 /// and the next build's sweep could not tell them apart.
@@ -86,6 +89,7 @@ fn refuse_foreign_dir(dir: &Path) -> anyhow::Result<()> {
         .flatten()
         .map(|e| e.file_name().to_string_lossy().into_owned())
         .filter(|name| !DATABASE_ENTRIES.contains(&name.as_str()))
+        .filter(|name| !HARMLESS_ENTRIES.contains(&name.as_str()))
         // The temporary manifest of a build killed while writing it.
         .filter(|name| !(name.starts_with(".manifest.json.") && name.ends_with(".arbiter-tmp")))
         .collect();
@@ -108,17 +112,27 @@ fn refuse_foreign_dir(dir: &Path) -> anyhow::Result<()> {
 /// last manifest written would drop the other's sources. The lock is the
 /// directory's own (`flock`), released when the process ends however it
 /// ends; readers take none (the manifest is replaced whole).
-fn lock(dir: &Path) -> anyhow::Result<fs::File> {
+/// A file system that cannot lock a directory (NFS without its lock
+/// service) gets a warning, not a refusal: the build goes on unlocked.
+fn lock(dir: &Path, run: &super::Run) -> anyhow::Result<Option<fs::File>> {
     let handle = fs::File::open(dir).with_context(|| format!("opening {}", dir.display()))?;
     match handle.try_lock() {
-        Ok(()) => Ok(handle),
+        Ok(()) => Ok(Some(handle)),
         Err(fs::TryLockError::WouldBlock) => bail!(
             "{}: another `arbiter db build` is writing this database: run this one when it has \
              finished",
             dir.display()
         ),
         Err(fs::TryLockError::Error(error)) => {
-            Err(error).with_context(|| format!("locking {}", dir.display()))
+            run.progress.suspend(|| {
+                writeln!(
+                    io::stderr().lock(),
+                    "arbiter: warning: {}: cannot lock the database ({error}): do not run another \
+                     `db build` on it until this one has finished",
+                    dir.display()
+                )
+            })?;
+            Ok(None)
         }
     }
 }
@@ -133,7 +147,7 @@ fn build(args: &DbBuildArgs, run: &super::Run) -> anyhow::Result<ExitStatus> {
         fs::create_dir_all(&path).with_context(|| format!("creating {}", path.display()))?;
     }
     // Held to the end: the manifest is read, extended and written whole.
-    let _lock = lock(dir)?;
+    let _lock = lock(dir, run)?;
     let existing = Manifest::read(dir)?;
     let new_database = existing.is_none();
     let mut manifest = existing.unwrap_or_default();
@@ -370,12 +384,11 @@ fn info(args: &DbInfoArgs) -> anyhow::Result<ExitStatus> {
         for (name, why) in &damaged {
             writeln!(err, "db info: {}: {why}", args.dir.join(name).display())?;
         }
-        writeln!(
-            err,
-            "db info: {} of the files the manifest lists are damaged: build the database again \
-             from its sources",
-            damaged.len()
-        )?;
+        let count = match damaged.len() {
+            1 => "1 of the files the manifest lists is".to_owned(),
+            n => format!("{n} of the files the manifest lists are"),
+        };
+        writeln!(err, "db info: {count} damaged: build the database again from its sources")?;
         return Ok(ExitStatus::Error);
     }
     Ok(ExitStatus::Clean)

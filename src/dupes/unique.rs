@@ -48,18 +48,24 @@ impl Store {
     pub fn create(target: &Path) -> io::Result<Store> {
         let name = target;
         let target = atomic::target(target)?;
-        let (replacement, file) = match &target {
+        // Errors name the output, or the temporary directory when the
+        // texts wait there (a device or pipe is written at the end).
+        let (replacement, file, name) = match &target {
             Target::Replace(path) => {
                 let replacement = Replacement::begin(path)?;
                 let file = replacement.file().try_clone()?;
-                (Some(replacement), file)
+                (Some(replacement), file, name.to_owned())
             }
-            _ => (None, tempfile::tempfile()?),
+            _ => {
+                let dir = std::env::temp_dir();
+                let name = format!("a temporary file in {} (TMPDIR)", dir.display());
+                (None, tempfile::tempfile()?, name.into())
+            }
         };
         Ok(Store {
             target,
             replacement,
-            wtr: BufWriter::with_capacity(1 << 20, Named::new(file, name)),
+            wtr: BufWriter::with_capacity(1 << 20, Named::new(file, &name)),
             lengths: Vec::new(),
             long: HashMap::new(),
             joiner: Joiner::default(),
@@ -93,8 +99,12 @@ impl Store {
     /// number of games written.
     pub fn finish(self, dropped: &[u32]) -> io::Result<u64> {
         let kept = self.ranges(dropped);
-        let name = self.wtr.get_ref().path().to_owned();
-        // Its errors name the target already.
+        let name = match &self.target {
+            Target::Stdout => "standard output".into(),
+            Target::Stderr => "standard error".into(),
+            Target::Direct(path) | Target::Replace(path) => path.clone(),
+        };
+        // Its errors name where the texts wait already.
         let file = self.wtr.into_inner().map_err(io::IntoInnerError::into_error)?.into_inner();
         Self::put(self.replacement, &self.target, file, &kept)
             .map_err(|error| crate::sink::writing(&name, error))?;

@@ -52,8 +52,8 @@ fn snake(text: &str) -> String {
 
 impl VerdictTest {
     /// `--error KIND`: a kind of the record schema, or `any`.
-    pub fn error(text: &str) -> Result<VerdictTest, String> {
-        let text = &snake(text);
+    pub fn error(given: &str) -> Result<VerdictTest, String> {
+        let text = &snake(given);
         if text == "any" {
             return Ok(VerdictTest::AnyError);
         }
@@ -63,20 +63,20 @@ impl VerdictTest {
             .map(|&kind| VerdictTest::Error(kind))
             .ok_or_else(|| {
                 let names: Vec<_> = ErrorKind::ALL.iter().map(|kind| kind.name()).collect();
-                format!("--error {text}: no such error; one of any, {}", names.join(", "))
+                format!("--error {given}: no such error; one of any, {}", names.join(", "))
             })
     }
 
     /// `--ending NAME`.
-    pub fn ending(text: &str) -> Result<VerdictTest, String> {
-        let text = &snake(text);
+    pub fn ending(given: &str) -> Result<VerdictTest, String> {
+        let text = &snake(given);
         Termination::ALL
             .iter()
             .find(|end| end.name() == text)
             .map(|&end| VerdictTest::Ending(end))
             .ok_or_else(|| {
                 let names: Vec<_> = Termination::ALL.iter().map(|end| end.name()).collect();
-                format!("--ending {text}: no such end; one of {}", names.join(", "))
+                format!("--ending {given}: no such end; one of {}", names.join(", "))
             })
     }
 
@@ -93,7 +93,10 @@ impl VerdictTest {
         match snake(text).as_str() {
             "threefold" | "threefold_repetition" => Ok(VerdictTest::Claimable(Claim::Threefold)),
             "fifty" | "fifty_move_rule" => Ok(VerdictTest::Claimable(Claim::Fifty)),
-            _ => Err(format!("--claimable {text}: one of threefold, fifty")),
+            _ => Err(format!(
+                "--claimable {text}: one of threefold (threefold_repetition), fifty \
+                 (fifty_move_rule)"
+            )),
         }
     }
 

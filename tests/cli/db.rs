@@ -520,8 +520,10 @@ fn bad_uses_and_corrupt_databases_are_errors_not_panics() {
         fs::read_dir(foreign.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
     left.sort();
     assert_eq!(left, ["games", "notes.txt"], "nothing written");
-    // Its own directories (a first build that died) are no obstacle.
+    // Its own directories (a first build that died) are no obstacle, nor
+    // what a file system puts in any directory.
     fs::remove_file(foreign.path().join("notes.txt")).unwrap();
+    fs::create_dir(foreign.path().join("lost+found")).unwrap();
     build(&[fixture("sample.pgn")], foreign.path(), &[]);
     build(&[fixture("sample.pgn")], dir.path(), &[]);
     // A database of the older format (each ply's byte an index among all
