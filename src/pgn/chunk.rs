@@ -83,7 +83,7 @@ pub fn find_cut(bytes: &[u8], target: usize, eof: bool) -> Option<usize> {
 
 /// [`find_cut`] in a window of a game too large, which begins anywhere in
 /// it, mid-line most likely: a line whose start is before the window is
-/// judged by its end (see [`may_hold_tags`]).
+/// judged by its end (see `may_hold_tags`).
 pub fn find_resync_cut(bytes: &[u8], target: usize) -> Option<usize> {
     cut_at_or_after(bytes, target, false, Window::MidLine)
 }

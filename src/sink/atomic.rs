@@ -271,7 +271,7 @@ pub fn write(path: &Path, write: impl FnOnce(&mut dyn Write) -> io::Result<()>) 
     write_as(path, false, write)
 }
 
-/// [`write`], the file provisional ([`Replacement::begin_provisional`]).
+/// [`write()`], the file provisional ([`Replacement::begin_provisional`]).
 pub fn write_provisional(
     path: &Path,
     write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
