@@ -76,6 +76,9 @@ impl Replacement {
         let prefix = prefix(target);
         sweep(dir, &prefix);
         handle_signals();
+        // Created and listed under the list's lock: a file created after a
+        // signal emptied the list would be left behind.
+        let mut listed = LIVE.lock().unwrap_or_else(PoisonError::into_inner);
         let temp = tempfile::Builder::new()
             .prefix(&prefix)
             .suffix(SUFFIX)
@@ -83,7 +86,8 @@ impl Replacement {
             .tempfile_in(dir)?;
         // Until it is committed or removed, the lock says a run owns it.
         temp.as_file().lock()?;
-        LIVE.lock().unwrap_or_else(PoisonError::into_inner).push(temp.path().to_owned());
+        listed.push(temp.path().to_owned());
+        drop(listed);
         let live = Live(temp.path().to_owned());
         Ok(Replacement { temp, target: target.to_owned(), _live: live, provisional: false })
     }
