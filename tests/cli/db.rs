@@ -448,11 +448,7 @@ fn one_build_at_a_time_writes_a_database() {
 /// `FROM 'DIR/games/*.parquet'` counted their games meanwhile).
 #[test]
 fn a_build_interrupted_leaves_the_database_as_it_was() {
-    use std::{
-        os::unix::process::ExitStatusExt,
-        process::{Command, Stdio},
-        time::{Duration, Instant},
-    };
+    use std::time::{Duration, Instant};
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("db");
     build(&[fixture("variants/lichess.pgn")], &db, &[]);
@@ -461,27 +457,17 @@ fn a_build_interrupted_leaves_the_database_as_it_was() {
     let input = dir.path().join("many.pgn");
     fs::write(&input, fs::read(fixture("sample.pgn")).unwrap().repeat(100)).unwrap();
     for (name, number) in [("INT", 2), ("TERM", 15)] {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_arbiter"))
-            .args(["db", "build", "-q", "--positions", "--tree", "--shard-games", "500"])
-            .arg(&input)
-            .arg("-o")
-            .arg(&db)
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("the arbiter binary runs");
+        let args = ["db", "build", "-q", "--positions", "--tree", "--shard-games", "500"];
+        let mut args: Vec<&std::ffi::OsStr> = args.iter().map(|a| a.as_ref()).collect();
+        args.extend([input.as_os_str(), "-o".as_ref(), db.as_os_str()]);
+        let mut child = crate::util::spawn_silent(&args);
         let started = Instant::now();
         while fs::read_dir(db.join("stats")).unwrap().count() < 3 {
             assert!(child.try_wait().unwrap().is_none(), "SIG{name}: ended before two shards");
             assert!(started.elapsed() < Duration::from_secs(60), "SIG{name}: no shard written");
             std::thread::sleep(Duration::from_millis(5));
         }
-        let pid = child.id().to_string();
-        let sent = Command::new("kill").args([&format!("-{name}"), &pid]).status().unwrap();
-        assert!(sent.success());
-        let status = child.wait().unwrap();
-        assert_eq!(status.signal(), Some(number), "SIG{name}: ended with {status}");
+        crate::util::interrupt(child, name, number);
         assert_eq!(snapshot(&db), before, "SIG{name}");
         for sub in ["games", "stats", "positions", "tree"] {
             let left: Vec<_> =

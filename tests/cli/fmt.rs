@@ -478,11 +478,7 @@ fn temporary_files(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
 /// the file sweeps what it left.
 #[test]
 fn r21_in_place_leaves_no_temporary_file_after_a_signal() {
-    use std::{
-        os::unix::process::ExitStatusExt,
-        process::{Command, Stdio},
-        time::{Duration, Instant},
-    };
+    use std::time::{Duration, Instant};
     let sample = fs::read(fixture("sample.pgn")).expect("read");
     // Long enough to be caught writing: 20,000 games, a second or more
     // (at a tenth of this, the run sometimes ended before the signal).
@@ -491,14 +487,12 @@ fn r21_in_place_leaves_no_temporary_file_after_a_signal() {
         let dir = tempfile::tempdir().expect("temp dir");
         let file = dir.path().join("games.pgn");
         fs::write(&file, &original).expect("write");
-        let mut child = Command::new(env!("CARGO_BIN_EXE_arbiter"))
-            .args(["fmt", "--in-place", "-q"])
-            .arg(&file)
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("the arbiter binary runs");
+        let mut child = crate::util::spawn_silent(&[
+            "fmt".as_ref(),
+            "--in-place".as_ref(),
+            "-q".as_ref(),
+            file.as_os_str(),
+        ]);
         let started = Instant::now();
         loop {
             let writing = temporary_files(dir.path())
@@ -511,11 +505,7 @@ fn r21_in_place_leaves_no_temporary_file_after_a_signal() {
             assert!(started.elapsed() < Duration::from_secs(60), "SIG{name}: nothing written");
             std::thread::sleep(Duration::from_millis(5));
         }
-        let pid = child.id().to_string();
-        let sent = Command::new("kill").args([&format!("-{name}"), &pid]).status().expect("kill");
-        assert!(sent.success());
-        let status = child.wait().expect("wait");
-        assert_eq!(status.signal(), Some(number), "SIG{name}: ended with {status}");
+        crate::util::interrupt(child, name, number);
         assert!(fs::read(&file).expect("read") == original, "SIG{name}: the file changed");
         let left = temporary_files(dir.path());
         if name == "KILL" {

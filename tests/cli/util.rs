@@ -179,6 +179,29 @@ pub fn wait_within(child: &mut Child, limit: Duration, args: &[&str]) -> ExitSta
     }
 }
 
+/// The binary started with `args`, reading and printing nothing: a run to
+/// interrupt.
+pub fn spawn_silent<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the arbiter binary runs")
+}
+
+/// Sends SIG`name` (number `number`) to `child` and checks that it ended
+/// by that signal.
+pub fn interrupt(mut child: Child, name: &str, number: i32) {
+    use std::os::unix::process::ExitStatusExt;
+    let pid = child.id().to_string();
+    let sent = Command::new("kill").args([&format!("-{name}"), &pid]).status().expect("kill");
+    assert!(sent.success());
+    let status = child.wait().expect("wait");
+    assert_eq!(status.signal(), Some(number), "SIG{name}: ended with {status}");
+}
+
 /// Parses JSON Lines output: one object per non-empty line.
 pub fn parse_jsonl(stdout: &str) -> Vec<Value> {
     stdout
