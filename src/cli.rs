@@ -804,8 +804,8 @@ pub enum DbCommand {
     /// Build a database in DIR from PGN files, or add new files to it.
     ///
     /// Each game is replayed as `games` replays it and becomes a row of
-    /// the `games` table: its tags, arbiter's verdict, its moves (two
-    /// bytes a ply), lichess's clocks and evaluations, its final position.
+    /// the `games` table: its tags, arbiter's verdict, its moves (about a
+    /// byte a ply), lichess's clocks and evaluations, its final position.
     /// Files already in the database (the same SHA-256) are skipped; new
     /// ones become new files; nothing is rewritten. With predicates, only
     /// the games that match are stored. Exit status: 0, or 2 for usage
@@ -968,6 +968,10 @@ pub struct DbFindArgs {
 /// Arguments of `db build`.
 #[cfg(feature = "db")]
 #[derive(Debug, Args)]
+#[command(mut_arg("files", |arg| arg.help(
+    "PGN files (plain, .zst, .gz, .bz2 or .xz), not standard input (a source is known by its \
+     digest); a directory stands for the PGN files in it"
+)))]
 pub struct DbBuildArgs {
     /// Inputs.
     #[command(flatten)]

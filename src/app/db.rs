@@ -142,6 +142,13 @@ fn build(args: &DbBuildArgs, run: &super::Run) -> anyhow::Result<ExitStatus> {
     let dir = &args.output;
     super::output_dir("--output", dir)?;
     refuse_foreign_dir(dir)?;
+    // Refused before the directory is made.
+    if run.config.files.iter().any(|path| source::is_stdin(path)) {
+        bail!(
+            "db build reads files, not standard input: a source is known by its digest \
+             (save the stream to a file first)"
+        );
+    }
     for sub in ["games", "stats", "positions", "tree"] {
         let path = dir.join(sub);
         fs::create_dir_all(&path).with_context(|| format!("creating {}", path.display()))?;
@@ -157,12 +164,6 @@ fn build(args: &DbBuildArgs, run: &super::Run) -> anyhow::Result<ExitStatus> {
     let mut files = Vec::new();
     let mut next_id = manifest.sources.iter().map(|s| s.id).max().unwrap_or(0) + 1;
     for path in &run.config.files {
-        if source::is_stdin(path) {
-            bail!(
-                "db build reads files, not standard input: a source is known by its digest \
-                 (save the stream to a file first)"
-            );
-        }
         let name = source::display(path);
         // Before the digest: a change while it is read gives another time.
         let modified = manifest::modified(path);
@@ -417,7 +418,8 @@ fn search(args: &DbSearchArgs, run: &super::Run) -> anyhow::Result<ExitStatus> {
     let stdout = run.progress.writer();
     let mut matched = 0;
     if args.count {
-        matched = count(&args.dir, &manifest, run)?;
+        // As `filter --count --limit N`: the games it would write.
+        matched = count(&args.dir, &manifest, run)?.min(limit);
         writeln!(io::stdout().lock(), "{matched}")?;
     } else if args.format == DbFormat::Pgn {
         let mut wtr = io::BufWriter::new(stdout);

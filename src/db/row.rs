@@ -37,13 +37,13 @@ pub struct Header {
     pub text: [Option<CompactString>; TEXT_TAGS.len()],
     /// `WhiteElo` and `BlackElo`, when written as a plain number.
     pub elo: [Option<i32>; 2],
-    /// Every other tag in order: a second value of a tag, a rating that is
-    /// not a plain number, and every tag without a column; each name once,
-    /// with its first value.
+    /// Every other tag in order: a rating that is not a plain number, and
+    /// every tag without a column; each name once, with its first value
+    /// (a name whose column holds its first value is not among them).
     pub other: Vec<(CompactString, CompactString)>,
-    /// Whether a name came more than once among the others (a tag repeated
-    /// past its column, or twice without one): their later values are
-    /// not kept, so such a game is stored with its own bytes.
+    /// Whether a name came more than once (a column's tag, or a tag without
+    /// a column): its later values are not kept, so such a game is stored
+    /// with its own bytes.
     pub repeated: bool,
 }
 
@@ -97,29 +97,35 @@ impl Header {
     /// Splits a game's tags.
     pub fn of(tags: &TagSet<'_>) -> Header {
         let mut header = Header::default();
+        // A name met again after its column took its first value: the
+        // first is the game's (`Header::get`), the game keeps its bytes.
+        let mut again = false;
         for (name, value) in tags.iter() {
             if let Some(i) = TEXT_TAGS.iter().position(|&n| n == name) {
                 if header.text[i].is_none() {
                     header.text[i] = Some(CompactString::from(value));
+                } else {
+                    again = true;
+                }
+                continue;
+            } else if let Some(i) = ELO_TAGS.iter().position(|&n| n == name) {
+                if header.elo[i].is_some() {
+                    again = true;
                     continue;
                 }
-            } else if let Some(i) = ELO_TAGS.iter().position(|&n| n == name) {
                 // Only a rating that its number writes back as it was:
                 // `?`, `-` or ` 2700` stay text, among the others.
                 let plain = rating(&value)
                     .and_then(|n| i32::try_from(n).ok())
                     .filter(|n| n.to_string() == value);
-                if header.elo[i].is_none()
-                    && plain.is_some()
-                    && !header.other.iter().any(|(n, _)| n == name.as_ref())
-                {
+                if plain.is_some() && !header.other.iter().any(|(n, _)| n == name.as_ref()) {
                     header.elo[i] = plain;
                     continue;
                 }
             }
             header.other.push((CompactString::from(name), CompactString::from(value)));
         }
-        header.repeated = keep_first(&mut header.other);
+        header.repeated = keep_first(&mut header.other) || again;
         header
     }
 
@@ -572,6 +578,28 @@ mod tests {
             assert_eq!(tags[0], ("Tag0".into(), "v".into()));
         }
         assert!(!keep_first(&mut Vec::new()));
+    }
+
+    #[test]
+    fn a_name_repeated_past_its_column_is_found_and_kept_once() {
+        let header = |pgn: &[u8]| {
+            let options = crate::replay::ReplayOptions::default();
+            let mut games = crate::testing::replay_with(pgn, options, &mut RowMaker::new(None));
+            games.remove(0).1.header
+        };
+        let twice = header(
+            b"[White \"A\"]\n[WhiteElo \"2700\"]\n[White \"B\"]\n[WhiteElo \"2600\"]\n\n*\n",
+        );
+        assert!(twice.repeated);
+        assert_eq!((twice.get("White").as_deref(), twice.elo[0]), (Some("A"), Some(2700)));
+        assert!(twice.other.is_empty(), "{:?}", twice.other);
+        for once in [&b"[White \"A\"]\n[WhiteElo \"2700\"]\n\n*\n"[..], b"[WhiteElo \"?\"]\n\n*\n"]
+        {
+            assert!(!header(once).repeated);
+        }
+        let text_first = header(b"[WhiteElo \"?\"]\n[WhiteElo \"2700\"]\n\n*\n");
+        assert!(text_first.repeated);
+        assert_eq!((text_first.get("WhiteElo").as_deref(), text_first.elo[0]), (Some("?"), None));
     }
 
     #[test]

@@ -408,14 +408,17 @@ impl Rows {
 
 /// Writes the tree file of a shard's entries at `path`, whole or not at
 /// all: the rows of the positions of at least `min_games` games, sorted
-/// by key then move. Returns the rows written.
-fn write_file(path: &Path, tree: ShardTree, min_games: u64) -> io::Result<u64> {
+/// by key then move, in row groups of about `row_group` rows that each
+/// hold a position's rows whole. Returns the rows written.
+fn write_file(path: &Path, tree: ShardTree, min_games: u64, row_group: usize) -> io::Result<u64> {
     let replacement = Replacement::begin_provisional(path)?;
     let file = BufWriter::with_capacity(1 << 20, replacement.file().try_clone()?);
     let column = |name: &str| parquet::schema::types::ColumnPath::from(name);
     let props = WriterProperties::builder()
         .set_compression(Compression::ZSTD(ZstdLevel::try_new(3).map_err(other)?))
-        .set_max_row_group_row_count(Some(ROW_GROUP))
+        // Row groups are cut below, between positions: the writer's own
+        // cut, at a fixed count, would split a position's rows.
+        .set_max_row_group_row_count(None)
         .set_statistics_enabled(EnabledStatistics::Chunk)
         // Sorted keys differ by much less than their range.
         .set_column_dictionary_enabled(column("key"), false)
@@ -438,7 +441,7 @@ fn write_file(path: &Path, tree: ShardTree, min_games: u64) -> io::Result<u64> {
             written += 1;
         }
         // A position's rows stay in one row group, whole.
-        if rows.keys.len() >= ROW_GROUP {
+        if rows.keys.len() >= row_group {
             writer.write(&rows.batch()?).map_err(other)?;
             writer.flush().map_err(other)?;
         }
@@ -494,7 +497,7 @@ impl<'s> TreeStore<'s> {
                 .unwrap_or_default();
             let name = format!("tree/{stem}");
             let tree = std::mem::replace(&mut self.tree, ShardTree::new(&self.dir.join("tree")));
-            let rows = write_file(&self.dir.join(&name), tree, self.min_games)?;
+            let rows = write_file(&self.dir.join(&name), tree, self.min_games, ROW_GROUP)?;
             let path = self.dir.join(&name);
             shard.tree =
                 Some(TreeFile { file: name, rows, min_games: self.min_games, plies: self.plies });
@@ -654,14 +657,14 @@ pub fn answer(
             })?;
             debug_assert!(flow.is_continue());
         }
-        let counted = explorer.into_tree();
-        if counted.overflowed() {
-            bail!(
-                "the tree has more than {limit} positions (--max-positions): use a smaller \
-                 --depth or a larger --max-positions"
-            );
-        }
-        tree.merge(counted);
+        tree.merge(explorer.into_tree());
+    }
+    // The rows' tree as much as the replayed one: `tree`'s limit, the same.
+    if tree.overflowed() || tree.nodes().len() > limit {
+        bail!(
+            "the tree has more than {limit} positions (--max-positions): use a smaller \
+             --depth or a larger --max-positions"
+        );
     }
     Ok(Answer { tree, pruned })
 }
@@ -789,7 +792,7 @@ mod tests {
             tree.add(&g).unwrap();
         }
         let path = dir.path().join("t.parquet");
-        assert_eq!(write_file(&path, tree, 2).unwrap(), 3, "key -3 has one game");
+        assert_eq!(write_file(&path, tree, 2, ROW_GROUP).unwrap(), 3, "key -3 has one game");
         let rows = lookup(&path, 1).unwrap();
         let codes: Vec<Option<u16>> = rows.iter().map(|r| r.0).collect();
         assert_eq!(codes, [Some(10), Some(11), None]);
@@ -799,5 +802,40 @@ mod tests {
         assert_eq!((rows[1].1.rated, rows[1].1.rating_sum), (1, 2000));
         assert!(lookup(&path, -3).unwrap().is_empty());
         assert!(lookup(&path, 2).unwrap().is_empty());
+    }
+
+    #[test]
+    fn a_positions_rows_are_never_split_between_row_groups() {
+        use parquet::file::{reader::FileReader, serialized_reader::SerializedFileReader};
+        let dir = tempfile::tempdir().unwrap();
+        let mut tree = ShardTree::new(dir.path());
+        let mut rng = crate::testing::Rng(11);
+        for _ in 0..400 {
+            let entries = vec![(rng.below(60) as i64, rng.below(5) as u16)];
+            tree.add(&TreeGame { facts: Some(facts(GameResult::Draw, None, None)), entries })
+                .unwrap();
+        }
+        let path = dir.path().join("t.parquet");
+        // Row groups of about 7 rows, where positions have up to 5 each.
+        let rows = write_file(&path, tree, 1, 7).unwrap();
+        let reader = SerializedFileReader::new(std::fs::File::open(&path).unwrap()).unwrap();
+        let meta = reader.metadata();
+        assert!(meta.num_row_groups() > 10, "{} row groups", meta.num_row_groups());
+        let mut total = 0;
+        let mut last_max = None;
+        for g in 0..meta.num_row_groups() {
+            let group = meta.row_group(g);
+            total += group.num_rows() as u64;
+            assert!(group.num_rows() < 7 + 5, "row group {g}: {} rows", group.num_rows());
+            let Some(parquet::file::statistics::Statistics::Int64(keys)) =
+                group.column(0).statistics()
+            else {
+                panic!("row group {g}: no key statistics");
+            };
+            let (min, max) = (*keys.min_opt().unwrap(), *keys.max_opt().unwrap());
+            assert!(last_max < Some(min), "row group {g} begins in the last one's position");
+            last_max = Some(max);
+        }
+        assert_eq!(total, rows);
     }
 }

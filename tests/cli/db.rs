@@ -233,6 +233,20 @@ fn search_selects_what_filter_selects() {
     let all = jsonl(&["db", "search", path(small.path()), "--valid"]);
     let first = jsonl(&["db", "search", path(small.path()), "--valid", "--limit", "5"]);
     assert_eq!(first, all[..5]);
+    // --count with --limit counts what would be written, as `filter` does,
+    // with or without predicates.
+    let db = path(small.path());
+    for (predicates, limit) in [(&["--valid"][..], "5"), (&[], "5"), (&[], "0")] {
+        let mut args = vec!["db", "search", db, "--count", "--limit", limit];
+        args.extend_from_slice(predicates);
+        let counted = run(&args);
+        let mut args = vec!["filter", "-q", "--count", "--limit", limit];
+        args.extend_from_slice(predicates);
+        args.extend(files.iter().map(String::as_str));
+        let filtered = run(&args);
+        assert_eq!(counted.stdout, filtered.stdout, "{predicates:?} --limit {limit}");
+        assert_eq!(counted.code, filtered.code, "{predicates:?} --limit {limit}");
+    }
 }
 
 #[test]
@@ -310,11 +324,15 @@ fn export_gives_back_every_game() {
     assert_eq!(finals(&written), expected, "the same games, to the same final positions");
     assert!(expected.len() > 30);
     // A game whose tags repeat a name (which `tags`, a map, holds once)
-    // comes back as its own bytes, every value with it.
-    let repeated = fs::read_to_string(fixture("bad-input/repeated_tags.pgn")).unwrap();
-    let game = &repeated[..repeated.find("\n\n[Event").unwrap() + 2];
+    // comes back as its own bytes, every value with it: a name repeated
+    // past its column (`White` twice, `Round` twice), three times, or
+    // without a column (`Annotator`).
     let written = fs::read_to_string(&written).unwrap();
-    assert!(written.contains(game), "the game with repeated tags is not written as it was");
+    for name in ["duplicated_tags.pgn", "repeated_tags.pgn"] {
+        let repeated = fs::read_to_string(fixture(&format!("bad-input/{name}"))).unwrap();
+        let game = &repeated[..repeated.find("\n\n[Event").unwrap() + 2];
+        assert!(written.contains(game), "{name}: the game is not written as it was");
+    }
 }
 
 #[test]
@@ -506,6 +524,12 @@ fn bad_uses_and_corrupt_databases_are_errors_not_panics() {
         fs::read_dir(foreign.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
     left.sort();
     assert_eq!(left, ["games", "notes.txt"], "nothing written");
+    // Standard input is refused, before anything is made.
+    let stdin = foreign.path().join("from-stdin");
+    let refused = run(&["db", "build", "-q", "-", "-o", path(&stdin)]);
+    assert_eq!(refused.code, Some(2));
+    assert!(refused.stderr.contains("not standard input"), "{}", refused.stderr);
+    assert!(!stdin.exists(), "a directory made for a refused build");
     // Its own directories (a first build that died) are no obstacle, nor
     // what a file system puts in any directory.
     fs::remove_file(foreign.path().join("notes.txt")).unwrap();

@@ -147,10 +147,17 @@ fn db_tree_follows_depth_and_moves_as_tree_does() {
     assert!(deep.stdout.is_empty());
     let moves = run(&["db", "tree", path(&trees), "--moves", "e4"]);
     assert_eq!(moves.code, Some(2), "{}", moves.stderr);
-    // More positions than --max-positions is an error, not a smaller tree.
-    let small = run(&["db", "tree", path(&positions), "--depth=3", "--max-positions=3"]);
-    assert_eq!(small.code, Some(2), "{}", small.stderr);
-    assert!(small.stderr.contains("--max-positions"), "{}", small.stderr);
+    // More positions than --max-positions is an error, not a smaller tree,
+    // whether replayed or read from the tree files, as `tree` says.
+    for (db, depth) in [(&positions, "--depth=3"), (&trees, "--depth=1"), (&both, "--depth=1")] {
+        let small = run(&["db", "tree", path(db), depth, "--max-positions=3"]);
+        assert_eq!(small.code, Some(2), "{depth}: {}", small.stderr);
+        assert!(small.stderr.contains("--max-positions"), "{}", small.stderr);
+        assert!(small.stdout.is_empty(), "{}", small.stdout);
+    }
+    let mut args = vec!["tree", "-q", "--depth=1", "--max-positions=3"];
+    args.extend(files.iter().map(String::as_str));
+    assert_eq!(run(&args).code, Some(2), "tree itself refuses it too");
 }
 
 #[test]
