@@ -360,7 +360,8 @@ pub struct SelectArgs {
     pub plies: Vec<String>,
     /// The mainline reached this position (pieces, side to move, castling
     /// rights, and en passant only when a capture is legal; transpositions
-    /// count).
+    /// count), in a game of chess or Chess960 (a variant's positions are
+    /// not chess positions: `--placement` matches their boards).
     #[arg(long, value_name = "FEN")]
     pub fen: Vec<String>,
     /// The mainline reached this placement of pieces (a FEN's first field).

@@ -51,6 +51,12 @@ fn rules_of(tag: Option<&str>) -> Rules {
     }
 }
 
+/// Whether a game of `Variant` tag `tag` is chess or Chess960: whose
+/// positions are chess positions (`--fen`, `tree`, `db find`).
+pub fn is_chess(tag: Option<&str>) -> bool {
+    matches!(rules_of(tag), Rules::Standard | Rules::Chess960)
+}
+
 /// The variant a `Variant` tag stands for, by the name records give it
 /// (`chess`, `chess960`, `atomic`, `3check`...); a variant arbiter does not
 /// know by its own name, in lower case.

@@ -206,8 +206,12 @@ impl Header {
 }
 
 /// Days from 1970-01-01 to a date of the proleptic Gregorian calendar
-/// (Howard Hinnant's `days_from_civil`); `None` out of `i32`'s range.
+/// (Howard Hinnant's `days_from_civil`); `None` for year 0, which Python's
+/// dates (pyarrow's, pandas') cannot hold, and out of `i32`'s range.
 pub fn days_from_civil(year: u32, month: u32, day: u32) -> Option<i32> {
+    if year == 0 {
+        return None;
+    }
     let y = i64::from(year) - i64::from(month <= 2);
     let era = y.div_euclid(400);
     let yoe = y - era * 400;
@@ -713,6 +717,8 @@ mod tests {
         assert_eq!(days_from_civil(1970, 1, 1), Some(0));
         assert_eq!(days_from_civil(2000, 3, 1), Some(11_017));
         assert_eq!(days_from_civil(1969, 12, 31), Some(-1));
+        assert_eq!(days_from_civil(1, 1, 1), Some(-719_162));
+        assert_eq!(days_from_civil(0, 1, 1), None, "year 0: no reader's date");
     }
 
     #[test]

@@ -408,13 +408,16 @@ impl Progress {
         self.moves_open = tests.iter().filter(|t| matches!(t, BoardTest::Moves(_))).count();
     }
 
-    /// The position at the start (ply 0); `standard` when it is chess's.
+    /// The position at the start (ply 0); `standard` when it is chess's,
+    /// `chess` when the game is chess or Chess960 (a variant's positions
+    /// are none that `--fen` names).
     pub fn start<P: Position>(
         &mut self,
         tests: &[BoardTest],
         anchor: Option<u32>,
         pos: &P,
         standard: bool,
+        chess: bool,
     ) {
         self.prune = pos.pockets().is_none();
         self.every_ply = anchor.is_some()
@@ -422,12 +425,17 @@ impl Progress {
                 .iter()
                 .any(|t| matches!(t, BoardTest::Position(..) | BoardTest::Placement(..)));
         for (test, state) in tests.iter().zip(&mut self.state) {
-            if let BoardTest::Moves(_) = test
-                && !standard
-            {
-                *state = FAILED;
-                self.moves_open -= 1;
-                self.changed = true;
+            match test {
+                BoardTest::Moves(_) if !standard => {
+                    *state = FAILED;
+                    self.moves_open -= 1;
+                    self.changed = true;
+                }
+                BoardTest::Position(..) if !chess => {
+                    *state = FAILED;
+                    self.changed = true;
+                }
+                _ => {}
             }
         }
         if self.positions {
@@ -655,7 +663,7 @@ mod tests {
         let mut progress = Progress::default();
         progress.reset(&tests);
         let mut pos = start;
-        progress.start(&tests, anchor, &pos, true);
+        progress.start(&tests, anchor, &pos, true, true);
         let mut out = vec![progress.decision(&tests, 0)];
         for (ply, word) in moves.split_whitespace().enumerate() {
             let m = word.parse::<San>().unwrap().to_move(&pos).unwrap();

@@ -423,7 +423,8 @@ impl Selection {
     }
 
     /// The predicates as command-line arguments, one an option with its
-    /// value (`--player=carlsen`, `--valid`), in the order given.
+    /// value (`--valid`, `--player=carlsen`), in the order they were added
+    /// (a fixed order of the options, the values of one in the order given).
     pub fn arguments(&self) -> &[String] {
         &self.inner.arguments
     }
@@ -460,6 +461,9 @@ struct Judge {
     progress: Progress,
     /// Whether position and move tests are asked for.
     board: bool,
+    /// Whether the game is chess or Chess960, whose positions `--fen`
+    /// names (a variant's are not chess positions).
+    chess: bool,
     /// Where the current game stands: decided as soon as its tags fail,
     /// or its positions and moves settle every predicate (the verdict's
     /// wait for the end of the game).
@@ -469,13 +473,17 @@ struct Judge {
 impl Judge {
     fn new(selection: Selection) -> Judge {
         let board = !selection.inner.board.is_empty();
-        Judge { selection, progress: Progress::default(), board, decision: Decision::Open }
+        let progress = Progress::default();
+        Judge { selection, progress, board, chess: true, decision: Decision::Open }
     }
 
     /// A new game's tags: whether they pass.
     fn tags(&mut self, tags: &TagSet<'_>) -> bool {
         if self.board {
             self.progress.reset(&self.selection.inner.board);
+            self.chess = crate::chess::setup::is_chess(
+                tags.variant.map(|value| tags.text(value)).as_deref(),
+            );
         }
         let pass = self.selection.tags_pass(tags);
         self.decision = if pass { self.decide() } else { Decision::No };
@@ -494,7 +502,7 @@ impl Judge {
     fn start<P: Position>(&mut self, pos: &P, standard: bool) {
         if self.board {
             let p = &self.selection.inner;
-            self.progress.start(&p.board, p.anchor, pos, standard);
+            self.progress.start(&p.board, p.anchor, pos, standard, self.chess);
             if self.progress.take_changed() {
                 self.decision = self.decide();
             }

@@ -21,7 +21,7 @@ use shakmaty::{
 
 use super::{GameFacts, Spec, Tree};
 use crate::{
-    chess::setup::variant_name,
+    chess::setup::is_chess,
     pgn::{
         tags::TagSet,
         values::{Date, GameResult, rating},
@@ -49,7 +49,7 @@ enum Phase {
 /// build --tree` reads games with it too, so both count the same.
 pub fn facts(tags: &TagSet<'_>) -> Option<GameFacts> {
     let variant = tags.variant.map(|value| tags.text(value));
-    if !matches!(&*variant_name(variant.as_deref()), "chess" | "chess960") {
+    if !is_chess(variant.as_deref()) {
         return None;
     }
     let mut values = [None, None, None];

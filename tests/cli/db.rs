@@ -787,16 +787,18 @@ fn find_answers_from_the_positions_files_what_filter_fen_finds() {
             .collect()
     };
     let variants = fixture("variants/lichess.pgn");
-    let start = jsonl(&["filter", "-q", "--fen", fens[0], &variants]);
-    assert!(!start.is_empty(), "filter --fen finds variant games at the start position");
+    // Variant games (at their start, chess's board) are no chess position.
+    let placement = fens[0].split(' ').next().unwrap();
+    assert!(!jsonl(&["filter", "-q", "--placement", placement, &variants]).is_empty());
+    assert!(jsonl(&["filter", "-q", "--fen", fens[0], &variants]).is_empty());
     for fen in fens {
         let mut args = vec!["filter", "-q", "--fen", fen];
         args.extend(chess.iter().map(String::as_str));
         // Chess and Chess960 games only (predicates.pgn has an atomic one).
-        let chess_games: Vec<Value> = jsonl(&args)
-            .into_iter()
-            .filter(|r| ["chess", "chess960"].contains(&r["variant"].as_str().unwrap()))
-            .collect();
+        let chess_games = jsonl(&args);
+        for record in &chess_games {
+            assert!(["chess", "chess960"].contains(&record["variant"].as_str().unwrap()));
+        }
         let expected = ids(&chess_games);
         assert!(!expected.is_empty(), "{fen}");
         for dir in [indexed.path(), plain.path()] {
@@ -1135,4 +1137,42 @@ fn export_as_sqlite_without_the_feature_says_how_to_get_it() {
     assert_eq!(run.code, Some(2), "{}", run.stderr);
     assert!(run.stderr.contains("--features sqlite"), "{}", run.stderr);
     assert!(!out.exists());
+}
+
+#[test]
+fn fen_names_a_chess_position_for_filter_search_find_and_tree_alike() {
+    // The same moves in chess, Chess960 and four variants: after 1. e4 e5
+    // the boards are the same, the positions chess's only in the first two.
+    let work = tempfile::tempdir().unwrap();
+    let mut pgn = String::new();
+    for variant in ["Standard", "Chess960", "Atomic", "Crazyhouse", "Three-check", "Antichess"] {
+        pgn.push_str(&format!("[Event \"{variant}\"]\n[Variant \"{variant}\"]\n\n1. e4 e5 *\n\n"));
+    }
+    let file = work.path().join("variants.pgn");
+    fs::write(&file, pgn).unwrap();
+    let files = [file.to_str().unwrap().to_owned()];
+    let dir = work.path().join("db");
+    build(&files, &dir, &["--positions", "--tree=1"]);
+    let fen = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2";
+    let events = |records: Vec<Value>| -> Vec<String> {
+        records.iter().map(|r| r["event"].as_str().unwrap().to_owned()).collect()
+    };
+    let chess = ["Standard", "Chess960"];
+    assert_eq!(events(jsonl(&["filter", "-q", "--fen", fen, &files[0]])), chess);
+    assert_eq!(events(jsonl(&["db", "search", path(&dir), "--fen", fen])), chess);
+    assert_eq!(events(jsonl(&["db", "find", path(&dir), "--fen", fen])), chess);
+    // `--placement` is the board alone: every game's.
+    let placement = fen.split(' ').next().unwrap();
+    assert_eq!(jsonl(&["filter", "-q", "--placement", placement, &files[0]]).len(), 6);
+    assert_eq!(jsonl(&["db", "search", path(&dir), "--placement", placement]).len(), 6);
+    // The trees count the chess games alone too.
+    for args in [
+        vec!["tree", "-q", "--fen", fen, "--csv", &files[0]],
+        vec!["db", "tree", path(&dir), "--fen", fen, "--csv"],
+    ] {
+        let tree = run(&args);
+        assert_eq!(tree.code, Some(0), "{args:?}: {}", tree.stderr);
+        let games = tree.stdout.lines().nth(1).and_then(|root| root.split(',').nth(4));
+        assert_eq!(games, Some("2"), "{args:?}: {}", tree.stdout);
+    }
 }
