@@ -272,7 +272,7 @@ impl Sources {
 
     /// How the file's `game_id`s are encoded. Sorted by key, a key's games
     /// are a run of increasing ids and the next key's start anywhere. With
-    /// one source, ids differ in their low 40 bits only, so deltas pack
+    /// one source, ids differ in their low 32 bits only, so deltas pack
     /// into about 21 bits (DELTA_BINARY_PACKED: 10% smaller and 4% less
     /// CPU on the master games, benches/HISTORY.md); with several, every
     /// block of 32 deltas holds a jump between sources of 2^32 or more,
@@ -281,16 +281,6 @@ impl Sources {
         match self {
             Sources::One(_) => Encoding::DELTA_BINARY_PACKED,
             Sources::None | Sources::Many => Encoding::PLAIN,
-        }
-    }
-
-    /// How the file's `game_id`s are compressed: deltas of one source are
-    /// as dense as zstd would make them (5,253,231 bytes to 5,239,717 on
-    /// 40 MB of master games), so compressing them is time for nothing.
-    fn game_id_compression(self, zstd: Compression) -> Compression {
-        match self.game_id_encoding() {
-            Encoding::DELTA_BINARY_PACKED => Compression::UNCOMPRESSED,
-            _ => zstd,
         }
     }
 }
@@ -370,17 +360,14 @@ fn write_positions(dir: &Path, open: &mut OpenShard) -> io::Result<()> {
     let replacement = Replacement::begin_provisional(&dir.join(&name))?;
     let file = BufWriter::with_capacity(1 << 20, replacement.file().try_clone()?);
     let column = |name: &str| parquet::schema::types::ColumnPath::from(name);
-    let zstd = Compression::ZSTD(ZstdLevel::try_new(3).map_err(other)?);
-    let sources = open.position_sources;
     let props = WriterProperties::builder()
-        .set_compression(zstd)
+        .set_compression(Compression::ZSTD(ZstdLevel::try_new(3).map_err(other)?))
         .set_max_row_group_row_count(Some(POSITIONS_ROW_GROUP))
         .set_statistics_enabled(EnabledStatistics::Chunk)
         .set_column_dictionary_enabled(column("key"), false)
         .set_column_encoding(column("key"), parquet::basic::Encoding::DELTA_BINARY_PACKED)
         .set_column_dictionary_enabled(column("game_id"), false)
-        .set_column_encoding(column("game_id"), sources.game_id_encoding())
-        .set_column_compression(column("game_id"), sources.game_id_compression(zstd))
+        .set_column_encoding(column("game_id"), open.position_sources.game_id_encoding())
         .set_created_by(format!("arbiter {}", env!("CARGO_PKG_VERSION")))
         .build();
     let writer = ArrowWriter::try_new(file, positions_schema(), Some(props)).map_err(other)?;
