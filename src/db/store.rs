@@ -272,7 +272,7 @@ impl Sources {
 
     /// How the file's `game_id`s are encoded. Sorted by key, a key's games
     /// are a run of increasing ids and the next key's start anywhere. With
-    /// one source, ids differ in their low 32 bits only, so deltas pack
+    /// one source, ids differ in their low 40 bits only, so deltas pack
     /// into about 21 bits (DELTA_BINARY_PACKED: 10% smaller and 4% less
     /// CPU on the master games, benches/HISTORY.md); with several, every
     /// block of 32 deltas holds a jump between sources of 2^32 or more,
