@@ -136,8 +136,11 @@ impl Originals {
         place: Place,
         full: impl FnOnce() -> anyhow::Result<G>,
     ) -> anyhow::Result<(Vec<u8>, bool)> {
-        let end = place.offset.checked_add(place.length);
-        let Some(text) = end.and_then(|end| self.bytes(place.source_id, place.offset, end)) else {
+        // As `filter` writes it: a file's first game with the bytes before
+        // it (a byte order mark, `%` lines).
+        let Some(text) =
+            span(place).and_then(|(start, end)| self.bytes(place.source_id, start, end))
+        else {
             return Ok((scan::pgn(full()?.borrow())?, false));
         };
         if !self.checked(place.source_id) {
