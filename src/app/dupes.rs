@@ -85,6 +85,21 @@ pub(super) fn run(args: DupesArgs, run: &super::Run) -> anyhow::Result<ExitStatu
             stdout.flush()?;
             bail!("{} is not written: an input could not be read", path.display());
         }
+        if let (n, Some(first)) = &index.cut {
+            // Cut, it would read back glued to the game after it.
+            drop(store);
+            stdout.flush()?;
+            bail!(
+                "{} is not written: {first}{} larger than the {} MiB held of a game read from a \
+                 stream (decompress the file and give it as a file)",
+                path.display(),
+                match n {
+                    1 => " is".to_owned(),
+                    n => format!(" and {} more are", n - 1),
+                },
+                crate::pgn::chunk::MAX_GAME >> 20
+            );
+        }
         // Its errors name the output.
         let count = store.finish(&report::dropped(&found, keep))?;
         written = Some((source::display(path), count));

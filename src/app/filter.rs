@@ -55,40 +55,51 @@ pub(super) fn run(args: FilterArgs, run: &super::Run) -> anyhow::Result<ExitStat
     }
     let mut output = Output::open(args.output.as_deref(), run)?;
     let limit = args.limit.unwrap_or(u64::MAX);
-    let (summary, matched) = if args.count {
+    let (summary, matched, left_out) = if args.count {
         let mut sink = Limit::new(Count::default(), limit);
         let summary = run.games(|| (), &mut sink)?;
         writeln!(run.progress.writer(), "{}", sink.sink.0)?;
-        (summary, sink.sink.0)
+        (summary, sink.sink.0, 0)
     } else if let Some(path) = &args.rejects {
         let mut rejects = Output::open(Some(path), run)?;
         let summary = partition(&args, run, &mut output, &mut rejects)?;
         rejects.finish()?;
-        let matched = summary.1;
-        (summary.0, matched)
+        summary
     } else {
         let wtr = output.writer();
-        let summary = match args.format {
+        let (summary, left_out) = match args.format {
             FilterFormat::Pgn => {
-                run.games(|| GameText, &mut Limit::new(TextSink::new(wtr), limit))?
+                let mut sink = Limit::new(TextSink::new(wtr), limit);
+                (run.games(|| GameText, &mut sink)?, sink.sink.left_out)
             }
             FilterFormat::PgnExport => {
                 let mut sink = Limit::new(PgnSink::new(wtr, false), limit);
-                run.games(|| Exporter::new(run.config.replay), &mut sink)?
+                (run.games(|| Exporter::new(run.config.replay), &mut sink)?, sink.sink.left_out)
             }
-            FilterFormat::Jsonl => run.games(|| (), &mut Limit::new(JsonlSink::new(wtr), limit))?,
-            FilterFormat::Csv => run.games(|| (), &mut Limit::new(CsvSink::new(wtr)?, limit))?,
+            FilterFormat::Jsonl => {
+                (run.games(|| (), &mut Limit::new(JsonlSink::new(wtr), limit))?, 0)
+            }
+            FilterFormat::Csv => (run.games(|| (), &mut Limit::new(CsvSink::new(wtr)?, limit))?, 0),
         };
         let matched = summary.games;
-        (summary, matched)
+        (summary, matched, left_out)
     };
     output.finish()?;
     if !run.config.quiet {
         run.progress.suspend(|| {
-            writeln!(io::stderr().lock(), "filter: {matched} of {} games matched", summary.read)
+            let left = match left_out {
+                0 => String::new(),
+                n => format!(", {n} left out (too large)"),
+            };
+            writeln!(
+                io::stderr().lock(),
+                "filter: {matched} of {} games matched{left}",
+                summary.read
+            )
         })?;
     }
-    Ok(if summary.input_errors > 0 {
+    // A game left out is a game lost to the output: an error.
+    Ok(if summary.input_errors > 0 || left_out > 0 {
         ExitStatus::Error
     } else if matched == 0 {
         ExitStatus::Findings
@@ -97,13 +108,14 @@ pub(super) fn run(args: FilterArgs, run: &super::Run) -> anyhow::Result<ExitStat
     })
 }
 
-/// Every game replayed, each to the output or the rejects.
+/// Every game replayed, each to the output or the rejects; the summary,
+/// the games matched, and the games left out of either.
 fn partition(
     args: &FilterArgs,
     run: &super::Run,
     output: &mut Output,
     rejects: &mut Output,
-) -> anyhow::Result<(Summary, u64)> {
+) -> anyhow::Result<(Summary, u64, u64)> {
     let config = &run.config;
     let selection = &config.selection;
     let rejects = TextSink::new(rejects.writer());
@@ -118,7 +130,7 @@ fn partition(
                 || Partitioned::new(selection.clone(), (GameText, $observer)),
                 &mut split,
             )?;
-            (summary, split.matched)
+            (summary, split.matched, split.selected.left_out() + split.rejects.left_out)
         }};
     }
     let wtr = output.writer();
@@ -224,16 +236,35 @@ struct TextSink<W> {
     joiner: Joiner,
     /// The input and number of the last game written.
     last: Option<(Arc<str>, u64)>,
+    /// Games left out: too large, read from a stream (only their first
+    /// bytes are held).
+    left_out: u64,
 }
 
 impl<W: Write> TextSink<W> {
     fn new(wtr: W) -> Self {
-        TextSink { wtr, joiner: Joiner::default(), last: None }
+        TextSink { wtr, joiner: Joiner::default(), last: None, left_out: 0 }
     }
 }
 
 impl<W: Write> Sink<Vec<u8>> for TextSink<W> {
     fn record(&mut self, record: &GameRecord, text: Vec<u8>) -> io::Result<ControlFlow<()>> {
+        if text.is_empty() {
+            // `GameText`'s game too large from a stream: cut, it would
+            // read back as another game, glued to the next.
+            self.left_out += 1;
+            let r = record;
+            writeln!(
+                io::stderr().lock(),
+                "{}:{}: game {}: left out: larger than the {} MiB held of a game read from a \
+                 stream (decompress the file and give it as a file to copy the game whole)",
+                r.file,
+                r.line,
+                r.index,
+                crate::pgn::chunk::MAX_GAME >> 20
+            )?;
+            return Ok(ControlFlow::Continue(()));
+        }
         let follows = self
             .last
             .as_ref()
@@ -271,6 +302,10 @@ struct Split<S, R> {
 trait Matches<T> {
     fn selected(&mut self, record: &GameRecord, text: Vec<u8>, output: T) -> io::Result<()>;
     fn finish(&mut self) -> io::Result<()>;
+    /// Games left out, too large to write.
+    fn left_out(&self) -> u64 {
+        0
+    }
 }
 
 impl<W: Write> Matches<()> for TextSink<W> {
@@ -280,10 +315,13 @@ impl<W: Write> Matches<()> for TextSink<W> {
     fn finish(&mut self) -> io::Result<()> {
         Sink::finish(self)
     }
+    fn left_out(&self) -> u64 {
+        self.left_out
+    }
 }
 
 macro_rules! selected_by_output {
-    ($sink:ty, $t:ty) => {
+    ($sink:ty, $t:ty $(, $left_out:ident)?) => {
         impl<W: Write> Matches<$t> for $sink {
             fn selected(&mut self, record: &GameRecord, _: Vec<u8>, output: $t) -> io::Result<()> {
                 self.record(record, output).map(drop)
@@ -291,11 +329,14 @@ macro_rules! selected_by_output {
             fn finish(&mut self) -> io::Result<()> {
                 Sink::<$t>::finish(self)
             }
+            $(fn left_out(&self) -> u64 {
+                self.$left_out
+            })?
         }
     };
 }
 
-selected_by_output!(PgnSink<W>, Export);
+selected_by_output!(PgnSink<W>, Export, left_out);
 selected_by_output!(JsonlSink<W>, ());
 selected_by_output!(CsvSink<W>, ());
 

@@ -180,7 +180,9 @@ impl Observer for Fingerprint {
         }
         // One allocation of the right size.
         seen.prefixes = self.prefixes.clone();
-        if self.keep_text {
+        // Empty for a game of which only the first bytes are held: the
+        // index refuses to write it cut.
+        if self.keep_text && game.whole {
             seen.text = game.text.to_vec();
         }
         seen

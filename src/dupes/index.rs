@@ -238,6 +238,9 @@ pub struct Index {
     pub store: Option<Store>,
     /// Games not compared.
     pub left_out: LeftOut,
+    /// For `--unique`: the games whose text is not held whole (too large,
+    /// read from a stream), and where the first of them is.
+    pub cut: (u64, Option<String>),
 }
 
 impl Index {
@@ -253,6 +256,7 @@ impl Index {
             spill: Spill::default(),
             store,
             left_out: LeftOut::default(),
+            cut: (0, None),
         }
     }
 
@@ -341,6 +345,14 @@ impl Index {
             ordinal,
         });
         if let Some(store) = &mut self.store {
+            // `Fingerprint`'s game too large from a stream: not held whole.
+            if seen.text.is_empty() {
+                self.cut.0 += 1;
+                let r = record;
+                self.cut
+                    .1
+                    .get_or_insert_with(|| format!("{}:{}: game {}", r.file, r.line, r.index));
+            }
             store.add(&seen.text, record.index == 1)?;
         }
         Ok(ControlFlow::Continue(()))

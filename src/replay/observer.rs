@@ -215,7 +215,8 @@ impl<A: Observer, B: Observer> Observer for (A, B) {
 /// Keeps each game's bytes as they are in the input (`filter`): from its
 /// first byte to the next game's, the first game of an input with what
 /// comes before it, so that the texts of all the games of an input, in
-/// order, are the input.
+/// order, are the input. Empty for a game of which only the first bytes
+/// are held ([`GameEnd::whole`]): a writer must leave it out, not cut it.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct GameText;
 
@@ -227,7 +228,7 @@ impl Observer for GameText {
     }
 
     fn end_game(&mut self, game: &GameEnd<'_, '_>) -> Self::Output {
-        game.text.to_vec()
+        if game.whole { game.text.to_vec() } else { Vec::new() }
     }
 }
 

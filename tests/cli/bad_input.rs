@@ -728,6 +728,41 @@ fn a_game_over_16_mib_is_one_game_too_large((pgn, good_line): (Vec<u8>, u64)) {
     let run = run(&["validate", "-q", plain]);
     assert_eq!(run.code, Some(1), "{}", run.stderr);
     assert!(run.stdout.starts_with(&format!("{plain}:1: error[E114 game-too-large]: game 1")));
+    // `filter` copies it byte for byte from a file; from a stream, where
+    // only its first 16 MiB are held, it leaves it out and says so (exit
+    // 2), never cuts it (the next game would read back glued to it).
+    let out = dir.path().join("out.pgn");
+    let out_path = out.to_str().unwrap();
+    for (input, format) in [(plain, "pgn"), (zst, "pgn"), (zst, "pgn-export")] {
+        let filter = crate::util::run(&["filter", "-q", "--format", format, input, "-o", out_path]);
+        let written = std::fs::read(&out).unwrap();
+        if input == plain {
+            assert_eq!(filter.code, Some(0), "{}", filter.stderr);
+            assert!(written == pgn, "filter of {input} is not the input");
+            continue;
+        }
+        assert_eq!(filter.code, Some(2), "{format}: {}", filter.stderr);
+        assert!(filter.stderr.contains("game 1: ") && filter.stderr.contains("left out"));
+        let back = records(&["games", "-q", "--format", "jsonl", out_path]);
+        assert_eq!(back.len(), 1, "{format}: {back:?}");
+        assert_eq!(back[0]["valid"], true, "{format}: the good game alone");
+    }
+    // `dupes --unique` the same, but whole or not at all: from a stream it
+    // writes no file.
+    let unique = dir.path().join("unique.pgn");
+    let unique_path = unique.to_str().unwrap();
+    for input in [plain, zst] {
+        let dupes = crate::util::run(&["dupes", "-q", "--unique", "-o", unique_path, input]);
+        if input == plain {
+            assert_eq!(dupes.code, Some(0), "{}", dupes.stderr);
+            assert!(std::fs::read(&unique).unwrap() == pgn, "dupes --unique of {input}");
+            std::fs::remove_file(&unique).unwrap();
+        } else {
+            assert_eq!(dupes.code, Some(2), "{}", dupes.stderr);
+            assert!(dupes.stderr.contains("game 1 is larger than"), "{}", dupes.stderr);
+            assert!(!unique.exists(), "a cut game written");
+        }
+    }
     // `split` cuts between the two (from a file and from a stream).
     for input in [plain, zst] {
         let out = dir.path().join("shards");
