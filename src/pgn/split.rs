@@ -36,6 +36,18 @@ pub fn opens_tag_pair(bytes: &[u8]) -> bool {
     name_len > 0 && spaces > 0 && rest.get(name_len + spaces) == Some(&b'"')
 }
 
+/// Where the last quote of a tag line is in `after`, what follows a quote
+/// that closed a value too soon: when the line ends with `"]` (and
+/// whitespace) and holds no bracket before it (`"]` right after the
+/// quote, or another tag pair on the line, is no quote inside a value).
+pub(crate) fn quoted_to_line_end(after: &[u8]) -> Option<usize> {
+    let line = &after[..memchr(b'\n', after).unwrap_or(after.len())];
+    let last = line.trim_ascii_end().strip_suffix(b"\"]")?.len();
+    let inside = &line[..last];
+    let plain = !inside.trim_ascii().is_empty() && !inside.iter().any(|&b| b == b'[' || b == b']');
+    plain.then_some(last)
+}
+
 /// A tag line cut short by the end of the input: no closing quote and no
 /// end of line. It is skipped.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -270,6 +282,15 @@ impl<'a> GameSplitter<'a> {
                     Some(delta) => right_quote = (right_quote + delta + 2).min(line.len()),
                     None => return Err(self.unreadable_tag()),
                 }
+            };
+            // A quote inside a value, unescaped (`[Black "B"x"]`): when the
+            // line goes on past it and ends `"]`, the value runs to that
+            // last quote, as python-chess reads it; else the line is read
+            // as pgn-reader reads it (the movetext begins after the quote).
+            let one_line = consumed > right_quote && memchr(b'\n', &line[..right_quote]).is_none();
+            let (right_quote, consumed) = match quoted_to_line_end(&line[consumed..]) {
+                Some(last) if one_line => (consumed + last, consumed + last + 1),
+                _ => (right_quote, consumed),
             };
             tag(&line[..name_end], &line[value_start..right_quote]);
             self.pos += consumed;

@@ -104,6 +104,28 @@ fn duplicated_tags_keep_the_first_value() {
 }
 
 #[test]
+fn a_quote_inside_a_tag_value_is_read_to_the_lines_last_quote() {
+    // As python-chess reads it: one game, its Black `Bad"Quote`, not a
+    // game cut in two at the inner quote.
+    let recs = bad("quote_inside_tag_value.pgn");
+    assert_eq!(recs.len(), 2, "{recs:#?}");
+    assert_eq!(recs[0]["black"], "Bad\"Quote");
+    assert_valid(&recs[0], 7);
+    assert_good_game(&recs[1], 11);
+    // `fmt` writes it escaped, and it reads back as the same games.
+    let path = fixture("bad-input/quote_inside_tag_value.pgn");
+    let formatted = run(&["fmt", "-q", &path]);
+    assert_eq!(formatted.code, Some(0), "{}", formatted.stderr);
+    assert!(formatted.stdout.contains("[Black \"Bad\\\"Quote\"]"), "{}", formatted.stdout);
+    let back = crate::util::Arbiter::new(&["games", "-q", "--format", "jsonl", "-"])
+        .stdin(formatted.stdout.as_bytes())
+        .run();
+    let back = parse_jsonl(&back.stdout);
+    assert_eq!(back.len(), 2);
+    assert_eq!(back[0]["black"], "Bad\"Quote");
+}
+
+#[test]
 fn duplicated_tags_are_reported_on_the_repeated_line() {
     let recs = bad("duplicated_tags.pgn");
     let g = &recs[0];
