@@ -130,7 +130,8 @@ pub enum Command {
     /// the verdicts with the labels and prints the counts. Exit status: 0,
     /// 1 when a verdict contradicts a label (a side proved unable to mate
     /// that the label says can, or the reverse), 2 for usage errors,
-    /// unreadable inputs or illegal positions. The counts include the
+    /// unreadable inputs or illegal positions (each said on standard error,
+    /// the other positions analysed). The counts include the
     /// positions labelled dead that the per-ply pre-filter would skip.
     Winnable(WinnableArgs),
     /// Print a position's key as the game database stores it, for SQL.

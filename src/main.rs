@@ -11,11 +11,20 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(error) => {
             // clap prints help and version to stdout, usage errors to stderr.
-            let _ = error.print();
-            return if error.use_stderr() {
-                ExitStatus::Error.into()
-            } else {
-                ExitStatus::Clean.into()
+            let printed = error.print().and_then(|()| io::Write::flush(&mut io::stdout()));
+            if error.use_stderr() {
+                return ExitStatus::Error.into();
+            }
+            // Help not written (a full disk) is an error; a closed pipe is not.
+            return match printed {
+                Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
+                    #[allow(clippy::print_stderr)]
+                    {
+                        eprintln!("arbiter: error: writing to standard output: {e}");
+                    }
+                    ExitStatus::Error.into()
+                }
+                _ => ExitStatus::Clean.into(),
             };
         }
     };

@@ -101,10 +101,12 @@ fn rewrite(file: &Path, run: &super::Run, args: &FmtArgs) -> anyhow::Result<()> 
         bail!("a game too large was left out");
     }
     drop(sink);
-    fs::set_permissions(temp.path(), before.permissions())
-        .context("copying the file's permissions")?;
+    // The owner first: a change of owner clears the set-user-ID and
+    // set-group-ID bits, which the permissions then put back.
     std::os::unix::fs::fchown(temp.file(), Some(before.uid()), Some(before.gid()))
         .context("keeping the file's owner and group")?;
+    fs::set_permissions(temp.path(), before.permissions())
+        .context("copying the file's permissions")?;
     if args.touch_before_rename {
         fs::OpenOptions::new().append(true).open(&path)?.write_all(b"\n")?;
     }

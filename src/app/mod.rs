@@ -56,7 +56,7 @@ pub(crate) fn output_dir(flag: &str, dir: &Path) -> anyhow::Result<()> {
 }
 
 /// Refuses, before any game is read, a file output (`-o FILE`, `--partial
-/// FILE`) whose path is a directory. An existing file is replaced, as
+/// FILE`) whose path is a directory, or in a directory that is not there. An existing file is replaced, as
 /// shell redirection does: outputs are written whole to a temporary file
 /// and renamed over it, never truncated halfway.
 pub(crate) fn output_file(flag: &str, path: &Path) -> anyhow::Result<()> {
@@ -65,6 +65,17 @@ pub(crate) fn output_file(flag: &str, path: &Path) -> anyhow::Result<()> {
             "{flag} {}: is a directory, and {flag} writes one file: give the path of a file \
              (an existing file is replaced)",
             path.display()
+        );
+    }
+    // Said before the work, not after it (a partial is written at the end).
+    if path.as_os_str() != "-"
+        && let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty())
+        && !parent.is_dir()
+    {
+        anyhow::bail!(
+            "{flag} {}: the directory {} does not exist (or is not a directory)",
+            path.display(),
+            parent.display()
         );
     }
     Ok(())

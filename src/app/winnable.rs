@@ -26,15 +26,37 @@ pub(super) fn run(args: WinnableArgs) -> anyhow::Result<ExitStatus> {
         bail!("no position: give FENs or --file FILE");
     }
     let mut out = io::stdout().lock();
+    // A bad position is reported and the others analysed: exit status 2.
+    let mut bad = 0;
     for fen in &args.fens {
-        let pos = position(fen).with_context(|| format!("position {fen:?}"))?;
-        let (white, black) = verdicts(&pos, args.budget);
-        writeln!(out, "{}{} {fen}", letter(white, 'W'), letter(black, 'B'))?;
+        match position(fen) {
+            Ok(pos) => {
+                let (white, black) = verdicts(&pos, args.budget);
+                writeln!(out, "{}{} {fen}", letter(white, 'W'), letter(black, 'B'))?;
+            }
+            Err(error) => {
+                bad += 1;
+                out.flush()?;
+                writeln!(io::stderr().lock(), "arbiter: position {fen:?}: {error:#}")?;
+            }
+        }
     }
-    let Some(file) = &args.file else { return Ok(ExitStatus::Clean) };
-    let tally = check_file(file, args.budget, args.quiet, &mut out)?;
-    tally.write(&mut out)?;
-    Ok(if tally.unsound > 0 { ExitStatus::Findings } else { ExitStatus::Clean })
+    let unsound = match &args.file {
+        Some(file) => {
+            let tally = check_file(file, args.budget, args.quiet, &mut out)?;
+            tally.write(&mut out)?;
+            bad += tally.bad;
+            tally.unsound
+        }
+        None => 0,
+    };
+    Ok(if bad > 0 {
+        ExitStatus::Error
+    } else if unsound > 0 {
+        ExitStatus::Findings
+    } else {
+        ExitStatus::Clean
+    })
 }
 
 /// A FEN as a standard position, or a Chess960 one when its castling
@@ -73,6 +95,8 @@ fn letter(mate: Mate, side: char) -> char {
 #[derive(Debug, Default)]
 struct Tally {
     positions: u64,
+    /// Lines of the file that are no labelled position (reported).
+    bad: u64,
     /// Verdicts that do not contradict the label (undetermined included).
     sound: u64,
     /// `Impossible` where the label says the side can mate, or `Possible`
@@ -127,6 +151,9 @@ impl Tally {
         let seconds = self.elapsed.as_secs_f64();
         let rate = if seconds > 0.0 { self.positions as f64 / seconds } else { 0.0 };
         writeln!(out, "# positions: {}", self.positions)?;
+        if self.bad > 0 {
+            writeln!(out, "# lines that are no labelled position: {}", self.bad)?;
+        }
         writeln!(out, "# sides sound: {}", self.sound)?;
         writeln!(out, "# sides unsound: {}", self.unsound)?;
         writeln!(out, "# sides proved unable to mate: {} (missed: {})", self.found, self.missed)?;
@@ -163,15 +190,27 @@ fn check_file(
             continue;
         }
         let where_ = || format!("{}:{}", file.display(), number + 1);
-        let (label, fen) = line.split_once(' ').with_context(|| format!("{}: no FEN", where_()))?;
-        let (white, black) = match label {
-            "WB" => (true, true),
-            "W-" => (true, false),
-            "-B" => (false, true),
-            "--" => (false, false),
-            _ => bail!("{}: label {label:?} is none of WB, W-, -B, --", where_()),
+        let read = || -> anyhow::Result<_> {
+            let (label, fen) = line.split_once(' ').context("no FEN")?;
+            let sides = match label {
+                "WB" => (true, true),
+                "W-" => (true, false),
+                "-B" => (false, true),
+                "--" => (false, false),
+                _ => bail!("label {label:?} is none of WB, W-, -B, --"),
+            };
+            Ok((sides, fen, position(fen)?))
         };
-        let pos = position(fen).with_context(where_)?;
+        let ((white, black), fen, pos) = match read() {
+            Ok(read) => read,
+            // Reported, and the file's other lines analysed.
+            Err(error) => {
+                tally.bad += 1;
+                out.flush()?;
+                writeln!(io::stderr().lock(), "arbiter: {}: {error:#}", where_())?;
+                continue;
+            }
+        };
         let start = Instant::now();
         let (w, b) = verdicts(&pos, budget);
         let took = start.elapsed();

@@ -110,7 +110,8 @@ pub struct Expanded {
 /// PGN files in it (`.pgn`, optionally `.zst`/`.gz`/`.bz2`/`.xz`), in name
 /// order, and with `recursive` for those in its subdirectories too,
 /// following symbolic links but not a loop of them. Anything that cannot be
-/// listed is kept as it is, so that opening it reports why.
+/// listed is kept as it is, so that opening it reports why; what is not a
+/// regular file (a FIFO, a socket) is left out.
 pub fn expand(args: &[PathBuf], recursive: bool) -> Expanded {
     let mut expanded = Expanded::default();
     for arg in args {
@@ -136,7 +137,10 @@ fn walk(dir: &Path, recursive: bool, expanded: &mut Expanded) {
     for entry in walker {
         match entry {
             Ok(entry) if entry.file_type().is_dir() => {}
-            Ok(entry) if is_pgn_name(entry.path()) => {
+            // Regular files only: a FIFO named `*.pgn` in a directory would
+            // hang the run waiting for a writer (one named on the command
+            // line is read, as `<(zstdcat …)` is).
+            Ok(entry) if entry.file_type().is_file() && is_pgn_name(entry.path()) => {
                 expanded.files.push(entry.into_path());
             }
             Ok(_) => {}

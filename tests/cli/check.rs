@@ -254,6 +254,23 @@ fn faults_are_exactly_the_planted_ones() {
 }
 
 #[test]
+fn several_events_are_one_finding_of_bounded_length() {
+    // Twenty events: the first five named, the others counted.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("events.pgn");
+    let pgn: String =
+        (0..20).map(|i| format!("[Event \"Open {i}\"]\n[Round \"1\"]\n\n1. e4 *\n\n")).collect();
+    std::fs::write(&file, pgn).unwrap();
+    let found = findings(file.to_str().unwrap(), &[]);
+    let several: Vec<&Value> = found.iter().filter(|f| f["code"] == "W310").collect();
+    assert_eq!(several.len(), 1, "{found:?}");
+    let message = several[0]["message"].as_str().unwrap();
+    assert!(message.starts_with("20 events in the input: "), "{message}");
+    assert!(message.contains("Open 4") && !message.contains("Open 5"), "{message}");
+    assert!(message.ends_with("and 15 more"), "{message}");
+}
+
+#[test]
 fn the_clean_tournament_reports_nothing() {
     let path = fixture("tournament/clean.pgn");
     let run = run(&["check", "-q", &path]);

@@ -460,6 +460,15 @@ fn r21_in_place_follows_links_refuses_hard_links_and_keeps_the_owner() {
         let meta = fs::metadata(&file).unwrap();
         assert_eq!((meta.uid(), meta.gid()), (65534, 65534), "the owner was not kept");
     }
+
+    // Every permission bit, the set-user-ID and sticky bits too (a change
+    // of owner clears the first).
+    use std::os::unix::fs::PermissionsExt;
+    let (_dir, file) = sample_copy();
+    fs::set_permissions(&file, fs::Permissions::from_mode(0o4751)).unwrap();
+    let done = run(&["fmt", "--in-place", file.to_str().unwrap()]);
+    assert_eq!(done.code, Some(0), "{}", done.stderr);
+    assert_eq!(fs::metadata(&file).unwrap().permissions().mode() & 0o7777, 0o4751);
 }
 
 /// The temporary files of `fmt --in-place` in `dir` (named

@@ -228,6 +228,25 @@ fn r21_directory_loops_are_skipped_with_a_warning() {
     assert_eq!(run.stderr.matches("(a loop), skipped").count(), 2, "{}", run.stderr);
 }
 
+/// A FIFO named `*.pgn` inside a directory is no file of it: the run
+/// reads the directory's files and ends (it waited for a writer forever).
+#[test]
+fn a_fifo_in_a_directory_is_left_out() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(fixture("rules/castling.pgn"), dir.path().join("castling.pgn")).unwrap();
+    let fifo = dir.path().join("pipe.pgn");
+    let made = Command::new("mkfifo").arg(&fifo).status().expect("mkfifo runs");
+    assert!(made.success());
+    let root = dir.path().to_str().unwrap();
+    let run = Arbiter::new(&["games", "--format", "jsonl", root])
+        .within(std::time::Duration::from_secs(30))
+        .run();
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let once =
+        crate::util::records(&["games", "--format", "jsonl", &fixture("rules/castling.pgn")]);
+    assert_eq!(parse_jsonl(&run.stdout).len(), once.len());
+}
+
 /// Issue 21, item 13: a file name that is not UTF-8 works as an argument
 /// and inside a directory, for reading and for `fmt --in-place`; reports
 /// and records show it with U+FFFD for the bytes that are not UTF-8.

@@ -818,4 +818,14 @@ fn an_output_directory_that_is_a_file_is_refused_with_what_to_do() {
     assert_eq!(run.code, Some(2));
     assert!(run.stderr.contains("is a directory, and --partial writes one file"), "{}", run.stderr);
     assert_eq!(fs::read_to_string(file).expect("read"), "keep me");
+    // In a directory that is not there: said before any game is read, by
+    // `stats` and `tree` alike.
+    let missing = dir.path().join("nodir").join("p.json");
+    let missing = missing.to_str().expect("UTF-8");
+    for command in ["stats", "tree"] {
+        let run = crate::util::run(&[command, "-q", "--partial", missing, &sample]);
+        assert_eq!(run.code, Some(2), "{command}: {}", run.stderr);
+        assert!(run.stderr.contains("does not exist"), "{command}: {}", run.stderr);
+        assert!(!run.stderr.contains("os error"), "{command}: {}", run.stderr);
+    }
 }

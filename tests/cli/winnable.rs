@@ -94,13 +94,22 @@ fn a_contradicted_label_fails_the_run() {
 }
 
 #[test]
-fn bad_lines_are_usage_errors() {
+fn bad_lines_are_errors_and_the_others_are_analysed() {
     let dir = tempfile::tempdir().expect("a temporary directory");
     let file = dir.path().join("bad.txt");
-    fs::write(&file, "XX 8/8/3k4/8/5Q2/8/2K5/8 b - - 0 1\n").unwrap();
+    let good = "W- 8/8/3k4/8/5Q2/8/2K5/8 b - - 0 1";
+    fs::write(&file, format!("XX 8/8/3k4/8/5Q2/8/2K5/8 b - - 0 1\nWB not a fen\n{good}\n"))
+        .unwrap();
     let bad = run(&["winnable", "--file", file.to_str().unwrap()]);
     assert_eq!(bad.code, Some(2), "{}{}", bad.stdout, bad.stderr);
-    assert!(bad.stderr.contains("bad.txt:1"), "{}", bad.stderr);
-    assert_eq!(run(&["winnable", "not a fen"]).code, Some(2));
+    assert!(bad.stderr.contains("bad.txt:1: label"), "{}", bad.stderr);
+    assert!(bad.stderr.contains("bad.txt:2: not a FEN"), "{}", bad.stderr);
+    assert!(bad.stdout.contains("# positions: 1\n"), "the third line analysed: {}", bad.stdout);
+    assert!(bad.stdout.contains("no labelled position: 2"), "{}", bad.stdout);
+    // FENs as arguments: each bad one said, the good ones analysed.
+    let fens = run(&["winnable", "not a fen", "8/8/3k4/8/5Q2/8/2K5/8 b - - 0 1"]);
+    assert_eq!(fens.code, Some(2), "{}", fens.stderr);
+    assert!(fens.stderr.contains("\"not a fen\""), "{}", fens.stderr);
+    assert!(fens.stdout.starts_with("W- 8/8/3k4"), "{}", fens.stdout);
     assert_eq!(run(&["winnable"]).code, Some(2));
 }

@@ -93,17 +93,25 @@ fn roster_order(r: &Game) -> Option<String> {
     })
 }
 
+/// The events W310 names; the others are counted.
+const LISTED_EVENTS: usize = 5;
+
 /// Reports several events in the input (one finding, with the list) and,
 /// per event, games whose Site differs from the event's usual one.
 pub fn check_events(records: &[Game], events: &[Event], findings: &mut Vec<Finding>) {
     if let [_, second, ..] = events {
-        let list: Vec<String> = events
+        // The first few by name: a line, not a list of thousands.
+        let mut list: Vec<String> = events
             .iter()
+            .take(LISTED_EVENTS)
             .map(|e| {
                 let first = &records[e.games[0]];
                 event::describe(e.name.as_deref(), e.games.len(), &first.file, first.line)
             })
             .collect();
+        if events.len() > LISTED_EVENTS {
+            list.push(format!("and {} more", events.len() - LISTED_EVENTS));
+        }
         let at = second.games[0];
         findings.push(Finding::game(
             Code::SeveralEvents,
