@@ -226,12 +226,13 @@ impl Replayer {
                 &self.options,
                 &mut warnings,
             ),
-            Setup::Unsupported => MovetextFacts {
-                has_moves: lexer.any(|t| matches!(t.token, lexer::Token::Word(_))),
-                ..MovetextFacts::default()
-            },
+            Setup::Unsupported => {
+                let (has_moves, result_marker) = skim(&mut lexer);
+                MovetextFacts { has_moves, result_marker, ..MovetextFacts::default() }
+            }
             Setup::BadFen(error) => {
-                MovetextFacts { error: Some((error, 0)), ..MovetextFacts::default() }
+                let (_, result_marker) = skim(&mut lexer);
+                MovetextFacts { error: Some((error, 0)), result_marker, ..MovetextFacts::default() }
             }
         };
         // Whatever the setup, the lexer reads on to the end of the movetext,
@@ -266,6 +267,25 @@ impl Replayer {
         let output = observer.end_game(&game);
         Some((record, output))
     }
+}
+
+/// A movetext not replayed (an unknown variant, a bad FEN), read to its
+/// end: whether it has moves, and its result marker, so that the Result
+/// tag is held against the marker the game has.
+fn skim(lexer: &mut lexer::Lexer<'_>) -> (bool, Option<&'static str>) {
+    let (mut moves, mut marker, mut depth) = (false, None, 0usize);
+    for token in lexer.by_ref() {
+        match token.token {
+            lexer::Token::Word(_) => moves = true,
+            lexer::Token::VariationStart => depth += 1,
+            lexer::Token::VariationEnd => depth = depth.saturating_sub(1),
+            lexer::Token::Result(result) if depth == 0 => {
+                marker.get_or_insert(result);
+            }
+            _ => {}
+        }
+    }
+    (moves, marker)
 }
 
 /// The record of the game of `span` from what its replay found and its

@@ -363,6 +363,12 @@ fn text_that_is_not_a_fen_is_a_bad_fen() {
     assert_eq!(g["error"]["san"], "hello world");
     assert_eq!(g["error_ply"], 0);
     assert_eq!(g["plies"], 0);
+    // Its movetext, not replayed, is still read for its result marker:
+    // the Result tag agrees with it (no E112 "no result marker").
+    for g in &recs[..2] {
+        assert_eq!(g["result_marker"], "*", "{g}");
+        assert_no_warning(g, "result_mismatch");
+    }
 }
 
 #[test]
