@@ -287,10 +287,14 @@ impl<'a> GameSplitter<'a> {
             // line goes on past it and ends `"]`, the value runs to that
             // last quote, as python-chess reads it; else the line is read
             // as pgn-reader reads it (the movetext begins after the quote).
-            let one_line = consumed > right_quote && memchr(b'\n', &line[..right_quote]).is_none();
-            let (right_quote, consumed) = match quoted_to_line_end(&line[consumed..]) {
-                Some(last) if one_line => (consumed + last, consumed + last + 1),
-                _ => (right_quote, consumed),
+            // (Looked at only past a quote not followed by `]`: rare.)
+            let requoted = (consumed > right_quote && line.get(consumed) != Some(&b']'))
+                .then(|| quoted_to_line_end(&line[consumed..]))
+                .flatten()
+                .filter(|_| memchr(b'\n', &line[..right_quote]).is_none());
+            let (right_quote, consumed) = match requoted {
+                Some(last) => (consumed + last, consumed + last + 1),
+                None => (right_quote, consumed),
             };
             tag(&line[..name_end], &line[value_start..right_quote]);
             self.pos += consumed;

@@ -923,6 +923,22 @@ fn a_resignation_against_bishops_that_cannot_pass_the_wall_is_an_impossible_win(
 }
 
 #[test]
+fn a_win_on_time_by_a_man_that_every_reply_captures_is_a_draw() {
+    // Art. 6.9: the winner's queen or rook is taken whatever the reply,
+    // which leaves a bare king (a review found these called wins).
+    for event in [
+        "Won on time with a queen that every reply captures",
+        "Won on time with a rook that every reply captures",
+    ] {
+        let g = rules("timeout_forced_capture.pgn", event);
+        assert_eq!((g["on_time"].as_bool(), g["timeout_draw"].as_bool()), (Some(true), Some(true)));
+        assert_no_termination(&g);
+    }
+    let g = rules("timeout_forced_capture.pgn", "Won on time with a queen that can still mate");
+    assert_eq!((g["on_time"].as_bool(), g["timeout_draw"].as_bool()), (Some(true), Some(false)));
+}
+
+#[test]
 fn a_win_on_time_by_a_lone_knight_against_a_queen_is_a_draw_but_a_resignation_may_stand() {
     let g = rules("timeout.pgn", "Won on time with a lone knight against a queen");
     assert_eq!(g["timeout_draw"], true);
