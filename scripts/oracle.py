@@ -376,6 +376,23 @@ class Splitter:
                 c = v.group()
                 if c == '"':
                     value_end, consumed = v.start(), v.start() + 1
+                    # A quote inside the value, unescaped: the value runs to
+                    # the line's last quote when the line ends with `"]` and
+                    # holds no other bracket (as arbiter and python-chess
+                    # read `[Black "B"x"]`).
+                    if self._peek(consumed) not in ("]", None) \
+                            and "\n" not in self.buf[left + 1:value_end]:
+                        line_end = self.buf.find("\n", consumed)
+                        if line_end < 0:
+                            if not self.eof:
+                                raise _NeedMore
+                            line_end = len(self.buf)
+                        line = self.buf[consumed:line_end].rstrip(" \t\r\x0c")
+                        inside = line[:-2]
+                        if line.endswith('"]') and inside.strip(" \t\r\x0c") \
+                                and "[" not in inside and "]" not in inside:
+                            value_end = consumed + len(inside)
+                            consumed = value_end + 1
                     break
                 if c == "\n":
                     value_end, consumed = v.start(), v.start()
