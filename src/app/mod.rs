@@ -56,9 +56,10 @@ pub(crate) fn output_dir(flag: &str, dir: &Path) -> anyhow::Result<()> {
 }
 
 /// Refuses, before any game is read, a file output (`-o FILE`, `--partial
-/// FILE`) whose path is a directory, or in a directory that is not there. An existing file is replaced, as
-/// shell redirection does: outputs are written whole to a temporary file
-/// and renamed over it, never truncated halfway.
+/// FILE`) whose path is a directory, or in a directory that is not there.
+/// An existing file is replaced, as shell redirection does: outputs are
+/// written whole to a temporary file and renamed over it, never truncated
+/// halfway.
 pub(crate) fn output_file(flag: &str, path: &Path) -> anyhow::Result<()> {
     if path.as_os_str() != "-" && path.is_dir() {
         anyhow::bail!(
