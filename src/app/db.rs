@@ -284,10 +284,6 @@ fn sweep(dir: &Path, manifest: &Manifest, run: &super::Run) -> anyhow::Result<()
     Ok(())
 }
 
-/// `db info`: the manifest, for people: the database, each shard's files
-/// (games, stats partial, positions files, tree file) with their sizes,
-/// and each source. A file the manifest lists but the directory lacks is
-/// shown as missing, and makes the exit status 2.
 /// The Parquet files of `manifest` whose footer cannot be read, or does
 /// not hold the rows the manifest says (a file cut short, replaced, or a
 /// manifest edited), with why. Footers only: a few kilobytes a file.
@@ -319,6 +315,11 @@ fn damaged_files(dir: &Path, manifest: &Manifest) -> Vec<(String, String)> {
     damaged
 }
 
+/// `db info`: the manifest, for people: the database, each shard's files
+/// (games, stats partial, positions files, tree file) with their sizes,
+/// and each source. A file the manifest lists but the directory lacks is
+/// shown as missing, and a file whose footer is damaged
+/// (`damaged_files`) as damaged: both make the exit status 2.
 fn info(args: &DbInfoArgs) -> anyhow::Result<ExitStatus> {
     let manifest = Manifest::open(&args.dir)?;
     let mut out = io::stdout().lock();
