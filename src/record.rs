@@ -138,9 +138,11 @@ impl Excerpt {
         }
         let line_start = memchr::memrchr(b'\n', &source[..start]).map_or(0, |at| at + 1);
         let line_end = memchr::memchr(b'\n', &source[end..]).map_or(source.len(), |at| end + at);
-        let text = |bytes: &[u8]| String::from_utf8_lossy(bytes).replace(['\r', '\t'], " ");
-        let (before, word, after) =
-            (text(&source[line_start..start]), quoted(token), text(&source[end..line_end]));
+        let text = |bytes: &[u8]| {
+            printable(&String::from_utf8_lossy(bytes).replace(['\r', '\t'], " ")).into_owned()
+        };
+        let word = printable(&quoted(token)).into_owned();
+        let (before, after) = (text(&source[line_start..start]), text(&source[end..line_end]));
         let mut before_kept: Vec<char> = Vec::new();
         let mut columns = 0;
         for c in before.chars().rev() {
@@ -222,6 +224,28 @@ pub fn quoted(bytes: &[u8]) -> String {
     }
     cut.push('…');
     cut
+}
+
+/// `text` as a terminal may show it: each control character (an escape
+/// sequence's ESC, a carriage return that would overwrite the line, C1
+/// codes) becomes a visible one a column wide (ESC `␛`, NUL `␀`, DEL `␡`,
+/// a C1 code `�`). A PGN is data from anywhere: what is printed for
+/// people must not drive their terminal. Data outputs (CSV, JSON, PGN)
+/// keep the bytes.
+pub fn printable(text: &str) -> Cow<'_, str> {
+    if !text.chars().any(char::is_control) {
+        return Cow::Borrowed(text);
+    }
+    Cow::Owned(
+        text.chars()
+            .map(|c| match c {
+                '\0'..='\x1f' => char::from_u32(0x2400 + c as u32).unwrap_or('\u{fffd}'),
+                '\x7f' => '\u{2421}',
+                c if c.is_control() => '\u{fffd}',
+                c => c,
+            })
+            .collect(),
+    )
 }
 
 /// How deep variations are followed when they are replayed: each level

@@ -14,7 +14,7 @@ use anstyle::{AnsiColor, Style};
 
 use super::{Finding, GameLabel, Reported};
 use crate::{
-    record::{Excerpt, GameRecord},
+    record::{Excerpt, GameRecord, printable},
     sink::Sink,
 };
 
@@ -68,22 +68,22 @@ pub fn write(
     let code = f.code;
     let (place, level, id) = (palette.location, palette.severity(severity), palette.code);
     // `{style}` opens a style and `{style:#}` closes it; both are empty
-    // for a plain one.
+    // for a plain one. Names and messages quote the PGN: shown printable.
     writeln!(
         wtr,
         "{place}{}:{}{place:#}: {level}{severity}{level:#}[{id}{} {}{id:#}]: {}: {}",
-        r.file,
+        printable(&r.file),
         f.line,
         code.code(),
         code.name(),
-        GameLabel(r),
-        f.message
+        printable(&GameLabel(r).to_string()),
+        printable(&f.message)
     )?;
     if let Some(excerpt) = &f.excerpt {
         write_excerpt(wtr, f.line, excerpt, level)?;
     }
     if let Some(fen) = &f.fen {
-        writeln!(wtr, "    FEN: {fen}")?;
+        writeln!(wtr, "    FEN: {}", printable(fen))?;
     }
     if hint {
         writeln!(wtr, "    hint: {}", code.hint())?;

@@ -5,6 +5,8 @@ use std::io::{self, Write};
 
 use serde::Serialize;
 
+use crate::record::printable;
+
 use super::{
     groups::{Groups, Kind, Member},
     index::{Index, LeftOut},
@@ -116,8 +118,8 @@ pub fn text(index: &Index, groups: &Groups, keep: Keep, wtr: &mut dyn Write) -> 
                 "",
                 g.game,
                 g.plies,
-                g.white,
-                g.black,
+                printable(g.white),
+                printable(g.black),
                 if g.kept { "   (kept)" } else { "" },
             )?;
         }

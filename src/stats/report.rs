@@ -7,6 +7,7 @@
 //! nothing beyond choosing the rows shown on screen.
 
 use std::{
+    borrow::Cow,
     fs,
     io::{self, BufWriter, Write},
     path::{Path, PathBuf},
@@ -15,7 +16,7 @@ use std::{
 use serde::Serialize;
 use unicode_width::UnicodeWidthStr;
 
-use crate::sink::atomic;
+use crate::{record::printable, sink::atomic};
 
 use super::{
     Stats, partial, plot,
@@ -168,8 +169,14 @@ impl Table {
         Table { title: title.into(), header: header.to_vec(), text_columns, rows: Vec::new() }
     }
 
+    /// Adds a row; text from the PGN (names, openings) is shown
+    /// printable, and aligned as shown.
     fn row(&mut self, cells: Vec<String>) {
-        self.rows.push(cells);
+        let shown = |cell: String| match printable(&cell) {
+            Cow::Borrowed(_) => cell,
+            Cow::Owned(shown) => shown,
+        };
+        self.rows.push(cells.into_iter().map(shown).collect());
     }
 
     fn render(&self, wtr: &mut dyn Write) -> io::Result<()> {

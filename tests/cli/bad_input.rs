@@ -920,3 +920,46 @@ fn a_directory_without_pgn_files_is_a_warning() {
     let out = run(&["validate", "-q", path]);
     assert_eq!(out.stderr, "");
 }
+
+/// Terminal escape sequences in tags and comments (a screen clear, a
+/// window title, colours) and a carriage return in a name are printed
+/// as visible characters by every command that writes text for people,
+/// never obeyed; the data outputs keep the bytes.
+#[test]
+fn escape_sequences_are_shown_not_obeyed() {
+    let game = |round: u32, white: &str, black: &str, moves: &str, result: &str| {
+        format!(
+            "[Event \"E\x1b]0;title\x07\"]\n[Round \"{round}\"]\n[White \"{white}\"]\n\
+             [Black \"{black}\"]\n[Result \"{result}\"]\n\n{moves} {result}\n\n"
+        )
+    };
+    let (evil, other) = ("Evil\x1b[2J", "Other\rX");
+    let pgn = game(1, evil, other, "1. e4 {\x1b[31mred} e5 2. Ke3", "1-0")
+        + &game(2, other, evil, "1. d4 d5", "0-1")
+        + &game(3, other, evil, "1. d4 d5", "0-1");
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("escapes.pgn");
+    std::fs::write(&path, pgn).unwrap();
+    let path = path.to_str().unwrap();
+    for command in ["validate", "check", "crosstable", "stats", "dupes"] {
+        let run = run(&[command, "-q", "--color", "never", path]);
+        let out = run.stdout + &run.stderr;
+        assert!(out.contains("Evil␛[2J"), "{command}: {out}");
+        assert!(out.contains("Other␍X"), "{command}: {out}");
+        assert!(!out.contains(['\x1b', '\x07', '\r']), "{command}: {out:?}");
+        if matches!(command, "validate" | "check") {
+            // The excerpt's caret stays under the move.
+            let lines: Vec<&str> = out.lines().collect();
+            let at = lines.iter().position(|l| l.starts_with("7 | ")).expect(&out);
+            assert_eq!(lines[at], "7 | 1. e4 {␛[31mred} e5 2. Ke3 1-0", "{command}");
+            let column = lines[at].chars().position(|c| c == 'K');
+            assert_eq!(lines[at + 1].chars().position(|c| c == '^'), column, "{command}");
+        }
+        if command == "crosstable" {
+            assert!(out.starts_with("E␛]0;title␇ (round robin"), "{out}");
+        }
+    }
+    let records = records(&["games", "--format", "jsonl", path]);
+    assert_eq!(records[0]["white"], evil);
+    assert_eq!(records[0]["black"], other);
+}

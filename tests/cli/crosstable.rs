@@ -278,6 +278,47 @@ fn r21_an_event_of_thousands_of_players_is_refused() {
     }
 }
 
+/// A game with one name on both sides cannot be placed in a table: it is
+/// left out, said on stderr with where it is (exit 2), and the table is
+/// that of the other games. Two spellings of one name are two players
+/// here (`check` finds them, E406 and W203).
+#[test]
+fn a_game_of_a_player_against_themselves_is_left_out() {
+    let path = fixture("tournament/self_pairing.pgn");
+    let run = run(&["crosstable", "-q", "--csv", &path]);
+    assert_eq!(run.code, Some(2), "{}", run.stderr);
+    assert_eq!(
+        run.stderr,
+        format!(
+            "arbiter: error: \"Club Championship 2024\" (3 games, from {path}:1): 1 game left \
+             out of the crosstable, one name on both sides: game 2 ({path}:11): Kowalski, Marek \
+             against themselves\n"
+        )
+    );
+    let mut rdr = csv::Reader::from_reader(run.stdout.as_bytes());
+    let header = rdr.headers().unwrap().clone();
+    let at = |name: &str| header.iter().position(|h| h == name).unwrap();
+    let rows: Vec<[String; 3]> = rdr
+        .records()
+        .map(|r| {
+            let r = r.unwrap();
+            [&r[at("Name")], &r[at("Pts")], &r[at("Gms")]].map(str::to_owned)
+        })
+        .collect();
+    // Kowalski's one game is his win in round 1; round 2 has no column.
+    assert_eq!(
+        rows,
+        [["Okafor, Chidi", "1", "2"], ["Kowalski, Marek", "1", "1"], ["Okafor, C.", "0", "1"]]
+            .map(|r| r.map(str::to_owned))
+    );
+    assert!(!header.iter().any(|h| h.starts_with("r2_")), "{header:?}");
+    // Nothing is left out of the other fixtures.
+    for clean in ["tournament/swiss.pgn", "tournament/clean.pgn"] {
+        let run = crate::util::run(&["crosstable", "-q", &fixture(clean)]);
+        assert_eq!((run.code, run.stderr.as_str()), (Some(0), ""));
+    }
+}
+
 /// Issue 21, item 12: 4,000 games, each of its own round between two new
 /// players, took 2.8 GB (a cell for each of 8,000 players in each of 4,000
 /// rounds, before anything said it was no tournament). Memory is now

@@ -1,6 +1,7 @@
 //! Pairings: duplicated games across the input, and per event a player at
 //! most once per round, one game per board, rounds within the event's
-//! number of rounds, and no pair meeting more often than its format allows.
+//! number of rounds, no player against themselves, and no pair meeting
+//! more often than its format allows.
 //!
 //! Input: records, the events, the resolved players and the options;
 //! output: `Finding`s at the later of the two games concerned (the earlier
@@ -223,6 +224,20 @@ pub fn check(
             } else {
                 on_board.insert((slot.round, board), i);
             }
+        }
+        if let [Some(white), Some(black)] = sides
+            && white == black
+        {
+            let written = [&r.white, &r.black].map(|n| n.as_deref().unwrap_or("?"));
+            let message = if written[0] == written[1] {
+                format!("{} plays against themselves", players.names[white])
+            } else {
+                format!(
+                    "\"{}\" and \"{}\", one player's names, play each other",
+                    written[0], written[1]
+                )
+            };
+            findings.push(Finding::game(Code::SelfPairing, i, r, message));
         }
         if let [Some(white), Some(black)] = sides
             && white != black

@@ -108,7 +108,15 @@ pub struct EventGames {
     pub(super) site: Option<String>,
     /// The earliest and latest dates with a known year, for the header.
     pub(super) dates: Option<(DateKey, DateKey)>,
+    /// Games left out of the table: one name on both sides.
+    pub left_out: usize,
+    /// The first [`MAX_LEFT_OUT_NAMED`] of them, described.
+    left_out_games: Vec<String>,
 }
+
+/// The games left out of an event's table that its message names; the
+/// others are counted.
+const MAX_LEFT_OUT_NAMED: usize = 5;
 
 /// A date that sorts: year, month, day (0 when unknown).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -145,12 +153,47 @@ impl EventGames {
             over: false,
             site: None,
             dates: None,
+            left_out: 0,
+            left_out_games: Vec::new(),
         }
+    }
+
+    /// What was left out of the event's table, and why; `None` when
+    /// nothing was.
+    pub fn left_out_message(&self) -> Option<String> {
+        if self.left_out == 0 {
+            return None;
+        }
+        let mut named = self.left_out_games.join("; ");
+        if self.left_out > self.left_out_games.len() {
+            named.push_str(&format!("; and {} more", self.left_out - self.left_out_games.len()));
+        }
+        Some(format!(
+            "{}: {} left out of the crosstable, one name on both sides: {named}",
+            event::describe(self.name.as_deref(), self.games, &self.first.0, self.first.1),
+            plural(self.left_out, "game"),
+        ))
     }
 
     /// Adds a game, then refuses the event if it is now over `limits`.
     fn add(&mut self, record: &GameRecord, tags: &TagList, limits: Limits) {
         self.games += 1;
+        let names = [&record.white, &record.black].map(|n| event::player(n.as_deref()));
+        // Players are told apart by their names: one name on both sides
+        // cannot be placed in a table (`check` reports it, E406).
+        if names[0] == names[1] && !names[0].is_some_and(event::is_bye) {
+            self.left_out += 1;
+            if self.left_out <= MAX_LEFT_OUT_NAMED {
+                let who = names[0].map_or("two players without a name".to_owned(), |name| {
+                    format!("{name} against themselves")
+                });
+                self.left_out_games.push(format!(
+                    "game {} ({}:{}): {who}",
+                    record.index, record.file, record.line
+                ));
+            }
+            return;
+        }
         if self.site.is_none() {
             self.site = tags.get("Site").and_then(stated).map(str::to_owned);
         }
@@ -168,9 +211,9 @@ impl EventGames {
         }
         let mut sides = [None, None];
         for (side, (name, elo)) in
-            [(&record.white, "WhiteElo"), (&record.black, "BlackElo")].into_iter().enumerate()
+            [(names[0], "WhiteElo"), (names[1], "BlackElo")].into_iter().enumerate()
         {
-            let name = event::player(name.as_deref()).unwrap_or("?");
+            let name = name.unwrap_or("?");
             if event::is_bye(name) {
                 continue;
             }

@@ -202,10 +202,11 @@ pub enum Style {
 
 /// Writes the crosstable of each event within the limits to `wtr`, in
 /// input order, building one at a time; an event over the limits is
-/// skipped with an error on `messages`, at its place in the order.
-/// Writes nothing to `wtr` when no event is within the limits. Returns the
-/// number of events refused. `given` is the format of every event, when
-/// known.
+/// skipped with an error on `messages`, at its place in the order, and so
+/// are the games an event's table leaves out. Writes nothing to `wtr` when
+/// no event is within the limits. Returns the number of errors written
+/// (events refused, events with games left out). `given` is the format of
+/// every event, when known.
 pub fn write(
     events: &Events,
     tiebreaks: &[Tiebreak],
@@ -237,6 +238,11 @@ pub fn write(
             writeln!(messages, "arbiter: error: {message}")?;
             refused += 1;
         } else {
+            if let Some(message) = event.left_out_message() {
+                wtr.flush()?;
+                writeln!(messages, "arbiter: error: {message}")?;
+                refused += 1;
+            }
             out.table(&build(event, tiebreaks, given), wtr)?;
         }
     }

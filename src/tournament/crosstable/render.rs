@@ -13,6 +13,7 @@
 //! and of the tie-breaks used.
 
 use std::{
+    borrow::Cow,
     collections::{BTreeSet, HashMap},
     io::{self, Write},
 };
@@ -20,6 +21,7 @@ use std::{
 use unicode_width::UnicodeWidthStr;
 
 use super::{Colour, Column, Crosstable, Entry, Format, Points, Tiebreak};
+use crate::record::printable;
 
 /// Points as the terminal and HTML tables write them, the way the cells
 /// do: `2½`, `½`, `12¼`, `3`.
@@ -215,16 +217,22 @@ fn text_legend(tiebreaks: &[Tiebreak], wtr: &mut dyn Write) -> io::Result<()> {
 
 /// Writes an aligned table for the terminal.
 pub fn render_text(ct: &Crosstable, wtr: &mut dyn Write) -> io::Result<()> {
-    let (header, rows) = table(ct, false);
+    let (header, mut rows) = table(ct, false);
+    // Names come from the PGN: shown printable (aligned as shown).
+    for cell in rows.iter_mut().flatten() {
+        if let Cow::Owned(shown) = printable(cell) {
+            *cell = shown;
+        }
+    }
     let mut widths: Vec<usize> = header.iter().map(|h| h.width()).collect();
     for row in &rows {
         for (w, text) in widths.iter_mut().zip(row) {
             *w = (*w).max(text.width());
         }
     }
-    writeln!(wtr, "{}", title(ct))?;
+    writeln!(wtr, "{}", printable(&title(ct)))?;
     if let Some(subtitle) = subtitle(ct) {
-        writeln!(wtr, "{subtitle}")?;
+        writeln!(wtr, "{}", printable(&subtitle))?;
     }
     writeln!(wtr)?;
     for row in std::iter::once(&header).chain(&rows) {
