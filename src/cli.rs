@@ -187,8 +187,7 @@ pub struct SplitArgs {
     /// Also read the PGN files in subdirectories of directory arguments.
     #[arg(long, short = 'r')]
     pub recursive: bool,
-    /// Games a shard (the last of each input may hold fewer; a shard holds
-    /// more only where games are not separated by a blank line).
+    /// Games a shard (the last of each input may hold fewer).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub games: u64,
     /// The directory of the shards (created if missing; one that holds

@@ -1,15 +1,15 @@
 //! Cuts a stream of PGN into shards of N games for `arbiter split`, every
 //! byte kept: the shards put end to end are the input.
 //!
-//! A shard ends only where the chunker may cut (`chunk::find_cut`: a game
-//! begins there whatever came before), so each shard read alone holds the
-//! games the whole input holds there, broken ones included. Between two
-//! such places the games are counted as the replay walks them
-//! (`GameCursor`), so a shard holds N games, or a few more where games are
-//! not separated by a blank line and no cut falls between them. A game too
-//! large (`chunk::MAX_GAME`) counts as one game, as the replay reports it,
-//! and is streamed through, never held: the buffer holds at most one window
-//! of `MAX_GAME` bytes and one read.
+//! The input is read in runs that end where the chunker may cut
+//! (`chunk::find_cut`: a game begins there whatever came before). Within a
+//! run the games are walked as the replay of the whole input walks them
+//! (`GameCursor`), and a shard ends before the game that would overfill
+//! it, so a shard holds N games and each shard read alone holds the games
+//! the whole input holds there, broken ones included. A game too large
+//! (`chunk::MAX_GAME`) counts as one game, as the replay reports it, and
+//! is streamed through, never held: the buffer holds at most one window of
+//! `MAX_GAME` bytes and one read.
 
 use std::io::{self, Read};
 
@@ -17,6 +17,9 @@ use crate::pgn::{
     chunk::{self, find_cut, last_game_start},
     cursor::GameCursor,
 };
+
+/// A UTF-8 byte order mark, which may begin any game.
+const BOM: &[u8] = b"\xef\xbb\xbf";
 
 /// How much is read at a time.
 const READ: usize = 1 << 20;
@@ -95,6 +98,40 @@ impl Splitter {
         write(Piece { new_shard, bytes, games })
     }
 
+    /// Hands on `bytes`, which begin where the replay of the whole input
+    /// begins a game (or at its start) and end where it may: cut before
+    /// each game that would overfill the shard. The replay walks the games
+    /// of the whole input to the same places, so each piece reads alone as
+    /// in the whole. A game is cut before at its first byte, or at the byte
+    /// order mark before it, which goes with it as a file's first does.
+    fn emit_games(
+        &mut self,
+        bytes: &[u8],
+        write: &mut dyn FnMut(Piece) -> io::Result<()>,
+    ) -> io::Result<()> {
+        let mut cursor = GameCursor::new(bytes, 1);
+        let (mut from, mut games) = (0, 0);
+        while let Some(span) = cursor.next_game(|_, _| {}) {
+            if games > 0 && self.full_with(games) {
+                let start =
+                    span.start - usize::from(bytes[..span.start].ends_with(BOM)) * BOM.len();
+                self.emit(&bytes[from..start], games, write)?;
+                (from, games) = (start, 0);
+            }
+            games += 1;
+            cursor.finish_game(&span, cursor.lexer(&span));
+        }
+        self.emit(&bytes[from..], games, write)
+    }
+
+    /// Whether the shard that `games` more games (at least one) go into
+    /// is full with them.
+    fn full_with(&self, games: u64) -> bool {
+        let new_shard = self.split.shards == 0 || self.in_shard >= self.per_shard;
+        let held = if new_shard { 0 } else { self.in_shard };
+        held + games >= self.per_shard
+    }
+
     fn run(
         &mut self,
         rdr: &mut dyn Read,
@@ -125,8 +162,7 @@ impl Splitter {
             let window = &rest[..rest.len().min(self.max_game)];
             let whole = eof && rest.len() <= self.max_game;
             if let Some(cut) = find_cut(window, 1, whole) {
-                let games = count_games(&rest[..cut]);
-                self.emit(&rest[..cut], games, write)?;
+                self.emit_games(&rest[..cut], write)?;
                 at += cut;
                 want = 0;
             } else if window.len() < self.max_game {
@@ -135,8 +171,7 @@ impl Splitter {
             } else if let Some(cut) = last_game_start(window) {
                 // Games not separated by a blank line: cut where the chunker
                 // would, before the last that begins in the window.
-                let games = count_games(&rest[..cut]);
-                self.emit(&rest[..cut], games, write)?;
+                self.emit_games(&rest[..cut], write)?;
                 at += cut;
                 want = 0;
             } else {
@@ -187,17 +222,6 @@ impl Splitter {
             buffer.drain(..kept);
         }
     }
-}
-
-/// The games that begin in `bytes`, as the replay walks them.
-fn count_games(bytes: &[u8]) -> u64 {
-    let mut cursor = GameCursor::new(bytes, 1);
-    let mut games = 0;
-    while let Some(span) = cursor.next_game(|_, _| {}) {
-        games += 1;
-        cursor.finish_game(&span, cursor.lexer(&span));
-    }
-    games
 }
 
 #[cfg(test)]
@@ -259,6 +283,31 @@ mod tests {
         assert_eq!(shards(b"\n\n  \n", 2, 1 << 20, 7), vec![(b"\n\n  \n".to_vec(), 0)]);
     }
 
+    #[test]
+    fn games_without_blank_lines_or_behind_byte_order_marks_are_cut_apart() {
+        // Games joined without a blank line (no place where the chunker
+        // may cut), and files each with its byte order mark, concatenated.
+        let joined = "[Event \"a\"]\n1. e4 *\n[Event \"b\"]\n1. d4 *\n[Event \"c\"]\n1. c4 *\n";
+        let marked: String = ["a", "b", "c"]
+            .iter()
+            .map(|e| format!("\u{feff}[Event \"{e}\"]\n\n1. e4 *\n\n"))
+            .collect();
+        for text in [joined.to_owned(), marked] {
+            let parts = shards(text.as_bytes(), 1, 1 << 20, 5);
+            assert_eq!(parts.iter().map(|p| p.1).collect::<Vec<_>>(), [1, 1, 1], "{text:?}");
+            assert_eq!(parts.concat_bytes(), text.as_bytes());
+            for (n, (bytes, _)) in parts.iter().enumerate() {
+                let records = replay(bytes);
+                assert_eq!(records.len(), 1, "{bytes:?}");
+                assert_eq!(records[0].event.as_deref(), Some(["a", "b", "c"][n]));
+                assert!(records[0].valid);
+            }
+            if text.starts_with('\u{feff}') {
+                assert!(parts.iter().all(|p| p.0.starts_with(BOM)));
+            }
+        }
+    }
+
     trait Concat {
         fn concat_bytes(&self) -> Vec<u8>;
     }
@@ -291,9 +340,9 @@ mod tests {
                 let counted: u64 = parts.iter().map(|p| p.1).sum();
                 assert_eq!(counted, whole.len() as u64, "round {round}");
             }
-            // Every shard but the last is full.
+            // Every shard but the last is full, and holds no more.
             for (bytes, games) in parts.iter().rev().skip(1) {
-                assert!(*games >= per_shard, "round {round}: {games} in {bytes:?}");
+                assert_eq!(*games, per_shard, "round {round}: {bytes:?}");
             }
         }
     }

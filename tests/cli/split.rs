@@ -112,6 +112,37 @@ fn shards_hold_n_games_and_the_last_is_never_empty() {
     }
 }
 
+/// Files each with its byte order mark, concatenated, and games without a
+/// blank line between them: no place where a worker may cut its chunk
+/// lies between the games, and still each shard holds N games, the mark
+/// with its game.
+#[test]
+fn games_behind_byte_order_marks_or_without_blank_lines_are_cut_apart() {
+    let dir = tempfile::tempdir().unwrap();
+    let marked: String = (1..=4).map(|n| format!("\u{feff}{}", game(n))).collect();
+    let joined: String = (1..=4).map(|n| game(n).trim_end().to_owned() + "\n").collect();
+    for (name, text) in [("marked", marked), ("joined", joined)] {
+        let pgn = dir.path().join(format!("{name}.pgn"));
+        fs::write(&pgn, &text).unwrap();
+        let out = dir.path().join(name);
+        let split = run(&["split", "-q", "--games", "1", path(&pgn), "-o", path(&out)]);
+        assert_eq!(split.code, Some(0), "{}", split.stderr);
+        let parts = shards(&out);
+        let events: Vec<Value> = parts.iter().map(|p| verdicts(&[path(p)])[0][0].clone()).collect();
+        assert_eq!(events, ["g1", "g2", "g3", "g4"], "{name}");
+        for part in &parts {
+            assert_eq!(verdicts(&[path(part)]).len(), 1, "{name}");
+            assert_eq!(text_of(part).starts_with("\u{feff}".as_bytes()), name == "marked");
+        }
+        let joined: Vec<u8> = parts.iter().flat_map(|p| text_of(p)).collect();
+        assert_eq!(joined, text.as_bytes());
+        assert_eq!(
+            verdicts(&[path(&pgn)]),
+            parts.iter().flat_map(|p| verdicts(&[path(p)])).collect::<Vec<_>>()
+        );
+    }
+}
+
 #[test]
 fn merged_stats_of_compressed_shards_are_one_stats_run_byte_for_byte() {
     let dir = tempfile::tempdir().unwrap();
