@@ -27,9 +27,9 @@ enum Total {
 }
 
 /// Runs `merge`. A partial that cannot be read, is not a partial of this
-/// format version, or is given twice (the same file, or the same content)
-/// stops the run (exit status 2): a reduce step must neither drop a shard
-/// nor count one twice.
+/// format version, or is given twice (the same file, or the same content,
+/// unless it holds no game) stops the run (exit status 2): a reduce step
+/// must neither drop a shard nor count one twice.
 pub(super) fn run(args: MergeArgs) -> anyhow::Result<ExitStatus> {
     super::stats::one_standard_output(&args.report)?;
     let mut total = None;
@@ -51,27 +51,39 @@ pub(super) fn run(args: MergeArgs) -> anyhow::Result<ExitStatus> {
         .with_context(|| format!("cannot read partial {path}"))?;
         let mut hasher = DefaultHasher::new();
         bytes.hash(&mut hasher);
-        if let Some(earlier) = contents.insert((hasher.finish(), bytes.len()), path.clone()) {
-            bail!("partial {path} is the same as {earlier}: a shard given twice?");
-        }
+        let earlier = contents.insert((hasher.finish(), bytes.len()), path.clone());
         let total = total.get_or_insert_with(|| match tree::partial::is_tree(&bytes) {
             true => Total::Tree(None),
             false => Total::Stats(Stats::default()),
         });
-        match total {
+        // A partial of no game adds nothing: equal ones are shards without
+        // games (a cluster's empty partitions), never a shard counted twice.
+        let counts = match total {
             Total::Stats(stats) => {
                 let part = partial::read(bytes.as_slice());
-                stats.merge(part.with_context(|| format!("cannot merge {path}"))?);
+                let part = part.with_context(|| format!("cannot merge {path}"))?;
+                let counts = part.games().games > 0;
+                stats.merge(part);
+                counts
             }
             Total::Tree(tree) => {
                 let part = tree::partial::read(&bytes);
                 let part = part.with_context(|| format!("cannot merge {path}"))?;
+                let counts = !part.nodes().is_empty();
                 match tree {
                     Some(tree) => tree::partial::merge(tree, part)
                         .with_context(|| format!("cannot merge {path}"))?,
                     None => *tree = Some(part),
                 }
+                counts
             }
+        };
+        if let Some(earlier) = earlier.filter(|_| counts) {
+            bail!(
+                "partial {path} is the same as {earlier}: a shard given twice? (Two shards of the \
+                 very same games make equal partials too: give those as one stream, `cat A B | \
+                 arbiter merge -`.)"
+            );
         }
     }
     match total {

@@ -709,6 +709,39 @@ fn r21_a_partial_given_twice_stops_the_merge() {
         assert!(merged.stdout.is_empty(), "{}", merged.stdout);
     }
     ok(&run(&["merge", path(&part)]));
+    // Two shards of the very same games: equal partials, refused with the
+    // way out (one stream), which merges both.
+    let twice = run(&["merge", path(&part), path(&copy)]);
+    assert!(twice.stderr.contains("`cat A B | arbiter merge -`"), "{}", twice.stderr);
+    let both = [fs::read(&part).unwrap(), fs::read(&copy).unwrap()].concat();
+    let merged = Arbiter::new(&["merge", "--json", "-"]).stdin(&both).run();
+    assert_eq!(merged.code, Some(0), "{}", merged.stderr);
+    let one = run(&["stats", "-q", "--json", &fixture("sample.pgn"), &fixture("sample.pgn")]);
+    assert_eq!(merged.stdout, one.stdout);
+}
+
+/// Partials of no game (a cluster's empty partitions, each run on empty
+/// standard input) are equal and add nothing: they are merged, stats and
+/// tree alike, and the total is that of the other shards.
+#[test]
+fn partials_of_empty_shards_are_merged() {
+    let work = tempfile::tempdir().unwrap();
+    let sample = fixture("sample.pgn");
+    for command in ["stats", "tree"] {
+        let [empty1, empty2, full] =
+            ["empty1", "empty2", "full"].map(|n| work.path().join(format!("{command}-{n}.json")));
+        for empty in [&empty1, &empty2] {
+            let made =
+                Arbiter::new(&[command, "-q", "--partial", path(empty), "-"]).stdin(b"").run();
+            assert_eq!(made.code, Some(0), "{}", made.stderr);
+        }
+        assert_eq!(fs::read(&empty1).unwrap(), fs::read(&empty2).unwrap());
+        ok(&run(&[command, "-q", "--partial", path(&full), &sample]));
+        let merged = run(&["merge", "--json", path(&empty1), path(&full), path(&empty2)]);
+        assert_eq!(merged.code, Some(0), "{command}: {}", merged.stderr);
+        let alone = run(&[command, "-q", "--json", &sample]);
+        assert_eq!(merged.stdout, alone.stdout, "{command}");
+    }
 }
 
 /// Issue 25: the length histogram ran to the longest game (600 plies
