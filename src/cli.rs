@@ -65,9 +65,10 @@ pub enum Command {
     /// per event (Event tag), in input order.
     ///
     /// An event larger than a tournament (`--max-players`, `--max-rounds`)
-    /// is refused: reported on standard error, no table. Exit status: 0,
-    /// or 2 when an event was refused, for usage errors or unreadable
-    /// inputs.
+    /// is refused: reported on standard error, no table. A game with one
+    /// name on both sides is left out of its table, and reported. Exit
+    /// status: 0, or 2 when an event was refused or a game left out, for
+    /// usage errors or unreadable inputs.
     Crosstable(CrosstableArgs),
     /// Statistics over all games: results and White's score, how games
     /// ended, lengths, openings, players, rating gap, dates, time controls.
@@ -111,9 +112,9 @@ pub enum Command {
     /// Cut large PGN files (plain or compressed) into shards of N games
     /// each, `DIR/part-000001.pgn` and on, for a cluster to read in
     /// parallel: every byte is kept in order (the shards put end to end are
-    /// the inputs, broken games and all), and a shard ends only where a game
-    /// begins whatever came before, so each shard read alone holds the same
-    /// games.
+    /// the inputs, broken games and all), and a shard ends only where the
+    /// replay of the whole input begins a game, so each shard read alone
+    /// holds the same games.
     ///
     /// A shard never spans two inputs. Each is written whole under a
     /// temporary name and renamed into place. An output directory that

@@ -7,7 +7,8 @@
 //! the chunk size must not change: [`run`] does what `pipeline::run` does,
 //! without its threads, and the `replay` target compares both.
 //!
-//! The targets are the modules [`replay`], [`fmt`] and [`select`]:
+//! The targets are the modules [`replay`], [`fmt`], [`select`] and
+//! [`split`]:
 //! `fuzz_targets/` hands them libFuzzer's inputs, and the main crate's
 //! `tests/cli/fuzz_seeds.rs` includes this file as a module to run them on
 //! the seeds and reproducers with no nightly toolchain. So nothing here
@@ -16,6 +17,7 @@
 pub mod fmt;
 pub mod replay;
 pub mod select;
+pub mod split;
 
 use std::{
     cell::RefCell,

@@ -99,7 +99,7 @@ pub fn text(index: &Index, groups: &Groups, keep: Keep, wtr: &mut dyn Write) -> 
         rows.clear();
         rows.extend(range.clone().map(|i| {
             let g = game(index, &groups.members[i], i == kept);
-            let place = format!("{}:{}", g.file, g.line);
+            let place = format!("{}:{}", printable(g.file), g.line);
             (g, place)
         }));
         let width =

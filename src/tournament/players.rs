@@ -7,7 +7,7 @@
 //! folded: case, accents, punctuation and word order ignored; initials
 //! match the names they abbreviate ("Carlsen,M" ~ "Magnus Carlsen").
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 pub use crate::pgn::names::{compatible, fold, same_person, sorted};
 // Where the reports of players have long found it.
@@ -85,7 +85,18 @@ pub fn identify(records: &[Game], games: &[usize], findings: &mut Vec<Finding>) 
         }
         side_spellings.push((i, sides));
     }
-    let mut clusters = cluster(&spellings);
+    // Two spellings that face each other in a game are two people, unless
+    // they are one name but for case, accents and punctuation (E406).
+    let faced: HashSet<(usize, usize)> = side_spellings
+        .iter()
+        .filter_map(|(_, sides)| match *sides {
+            [Some(a), Some(b)] if spellings[a].words != spellings[b].words => {
+                Some((a.min(b), a.max(b)))
+            }
+            _ => None,
+        })
+        .collect();
+    let mut clusters = cluster(&spellings, &faced);
     // Player numbers in order of first appearance; the name is the
     // spelling used most often.
     let mut number_of_root: HashMap<usize, usize> = HashMap::new();
@@ -129,10 +140,12 @@ pub fn identify(records: &[Game], games: &[usize], findings: &mut Vec<Finding>) 
 }
 
 /// Joins spellings that are one player's: equal after folding, or
-/// matching by initials one single other player. (Not by FIDE ID: a game
-/// copied with its names swapped carries the other player's ID; W204
-/// reports it.)
-fn cluster(spellings: &[Spelling<'_>]) -> Clusters {
+/// matching by initials one single other player; never two of the pairs
+/// `faced` (spelling ids, the lower first), which met in a game. (Not by
+/// FIDE ID: a game copied with its names swapped carries the other
+/// player's ID; W204 reports it.)
+fn cluster(spellings: &[Spelling<'_>], faced: &HashSet<(usize, usize)>) -> Clusters {
+    let met = |a: usize, b: usize| faced.contains(&(a.min(b), a.max(b)));
     let mut clusters = Clusters((0..spellings.len()).collect());
     let mut by_key: HashMap<Vec<&str>, usize> = HashMap::new();
     for (id, spelling) in spellings.iter().enumerate() {
@@ -140,7 +153,9 @@ fn cluster(spellings: &[Spelling<'_>]) -> Clusters {
             continue;
         }
         let first = *by_key.entry(sorted(&spelling.words)).or_insert(id);
-        clusters.join(first, id);
+        if !met(first, id) {
+            clusters.join(first, id);
+        }
     }
     let mut buckets: HashMap<&str, Vec<usize>> = HashMap::new();
     for (id, spelling) in spellings.iter().enumerate() {
@@ -183,7 +198,7 @@ fn cluster(spellings: &[Spelling<'_>]) -> Clusters {
         .collect();
     for (id, found) in neighbours.iter().enumerate() {
         for &other in found {
-            if !ambiguous[id] && !ambiguous[other] {
+            if !ambiguous[id] && !ambiguous[other] && !met(id, other) {
                 clusters.join(id, other);
             }
         }
@@ -201,7 +216,7 @@ pub fn people(names: Vec<Vec<String>>) -> Vec<usize> {
         .enumerate()
         .map(|(first, words)| Spelling { text: "", words, games: 0, first })
         .collect();
-    let mut clusters = cluster(&spellings);
+    let mut clusters = cluster(&spellings, &HashSet::new());
     (0..spellings.len()).map(|id| clusters.root(id)).collect()
 }
 
@@ -316,5 +331,34 @@ mod tests {
         assert_eq!(players.names, ["Li, Chao", "Li, Cheng", "Li, C", "Carlsen, Magnus"]);
         let variants: Vec<_> = findings.iter().map(|f| (f.code, f.record)).collect();
         assert_eq!(variants, [(Code::NameVariant, 2)]);
+    }
+
+    /// Two spellings that meet in a game are two people (`Kim, M` may be
+    /// Kim Minho against Kim Minsu), unless they are one name but for case
+    /// and accents: a player entered on both sides (E406).
+    #[test]
+    fn spellings_that_meet_are_two_players_unless_one_name() {
+        let pairs = [
+            ("Kim, M", "Kim, Minsu"),
+            ("Li, Wei", "Wei, Li"),
+            ("Carlsen, Magnus", "CARLSÉN, Magnus"),
+            ("Kim, Minsu", "Anand, V"),
+        ];
+        let games: Vec<Game> =
+            pairs.iter().map(|(w, b)| record(&[("White", w), ("Black", b)])).collect();
+        let mut findings = Vec::new();
+        let players = identify(&games, &[0, 1, 2, 3], &mut findings);
+        let sides: Vec<[Option<usize>; 2]> = (0..4).map(|i| players.sides[&i]).collect();
+        assert_eq!(
+            sides,
+            [[Some(0), Some(1)], [Some(2), Some(3)], [Some(4), Some(4)], [Some(1), Some(5)]]
+        );
+        let variants: Vec<_> = findings.iter().map(|f| (f.code, f.record)).collect();
+        assert_eq!(variants, [(Code::NameVariant, 2)]);
+        // Elsewhere, `Kim, M` is a spelling of the one other Kim M.
+        let apart = [("Kim, M", "Anand, V"), ("Kim, Minsu", "Carlsen, Magnus")]
+            .map(|(w, b)| record(&[("White", w), ("Black", b)]));
+        let players = identify(&apart, &[0, 1], &mut Vec::new());
+        assert_eq!(players.sides[&0][0], players.sides[&1][0]);
     }
 }

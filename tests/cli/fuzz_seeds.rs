@@ -112,6 +112,11 @@ fn select_holds_on_every_seed() {
     run_on_seeds("select", arbiter_fuzz::select::check);
 }
 
+#[test]
+fn split_holds_on_every_seed() {
+    run_on_seeds("split", arbiter_fuzz::split::check);
+}
+
 /// A target that fails on a seed fails the test, naming the seed (here a
 /// check that fails on every game).
 #[test]

@@ -30,6 +30,7 @@ use std::{
 };
 
 use super::EventFormat;
+use crate::record::printable;
 
 pub use events::{EventGames, Events, Limits, MAX_PLAYERS, MAX_ROUNDS};
 pub use render::render_text;
@@ -235,12 +236,12 @@ pub fn write(
         if let Some(message) = event.refusal(limits) {
             // What is written so far goes before the message.
             wtr.flush()?;
-            writeln!(messages, "arbiter: error: {message}")?;
+            writeln!(messages, "arbiter: error: {}", printable(&message))?;
             refused += 1;
         } else {
             if let Some(message) = event.left_out_message() {
                 wtr.flush()?;
-                writeln!(messages, "arbiter: error: {message}")?;
+                writeln!(messages, "arbiter: error: {}", printable(&message))?;
                 refused += 1;
             }
             out.table(&build(event, tiebreaks, given), wtr)?;
