@@ -219,7 +219,7 @@ codes! {
         "A round number above the event's number of rounds.",
         "Fix the Round tag, or the number of rounds (--rounds, arbiter.toml)."),
     SelfPairing => ("E406", "self-pairing", Error,
-        "A game whose White and Black are one player: the same name, or two spellings of one name.",
+        "A game whose White and Black are one player: the same name, or the same but for case, accents or punctuation.",
         "Correct the White or Black tag: a player cannot play themselves."),
     RepeatPairing => ("W411", "repeat-pairing", Warning,
         "Two players meet more than once (the event's format is not given), listed for review.",

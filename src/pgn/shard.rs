@@ -5,21 +5,34 @@
 //! (`chunk::find_cut`: a game begins there whatever came before). Within a
 //! run the games are walked as the replay of the whole input walks them
 //! (`GameCursor`), and a shard ends before the game that would overfill
-//! it, so a shard holds N games and each shard read alone holds the games
-//! the whole input holds there, broken ones included. A game too large
-//! (`chunk::MAX_GAME`) counts as one game, as the replay reports it, and
-//! is streamed through, never held: the buffer holds at most one window of
-//! `MAX_GAME` bytes and one read.
+//! it, so a shard holds N games (more only where a shard would otherwise
+//! not look like PGN alone: see [`reads_as_pgn`]) and each shard read
+//! alone holds the games the whole input holds there, broken ones
+//! included. A game too large (`chunk::MAX_GAME`) counts as one game, as
+//! the replay reports it, and is streamed through, never held: the buffer
+//! holds at most one window of `MAX_GAME` bytes and one read.
 
 use std::io::{self, Read};
 
 use crate::pgn::{
     chunk::{self, find_cut, last_game_start},
     cursor::GameCursor,
+    sniff,
 };
 
 /// A UTF-8 byte order mark, which may begin any game.
 const BOM: &[u8] = b"\xef\xbb\xbf";
+
+/// Whether a shard that begins with `rest` (the bytes held from there on)
+/// reads as PGN alone: every command skips an input whose first bytes do
+/// not look like it ([`sniff`]), where the whole input's did. Bytes that
+/// follow `rest` cannot change the answer: it is looked at whole
+/// ([`sniff::HEAD`] bytes), or it holds a mark of PGN (a tag line, a
+/// first move number) and ends with a line break, as every run held does
+/// but the input's last.
+fn reads_as_pgn(rest: &[u8]) -> bool {
+    sniff::looks_like_pgn(rest) && (rest.len() >= sniff::HEAD || sniff::has_pgn_marks(rest))
+}
 
 /// How much is read at a time.
 const READ: usize = 1 << 20;
@@ -68,30 +81,47 @@ struct Splitter {
     max_game: usize,
     /// Games in the current shard.
     in_shard: u64,
+    /// The current shard's first bytes, as a command sniffs them.
+    head: Vec<u8>,
     split: Split,
 }
 
 impl Splitter {
     fn new(per_shard: u64, max_game: usize) -> Splitter {
-        Splitter { per_shard: per_shard.max(1), max_game, in_shard: 0, split: Split::default() }
+        Splitter {
+            per_shard: per_shard.max(1),
+            max_game,
+            in_shard: 0,
+            head: Vec::new(),
+            split: Split::default(),
+        }
     }
 
     /// Hands on `bytes`, in which `games` games begin: in a new shard when
-    /// they begin a game and the current shard is full (or there is none).
+    /// they begin a game, the current shard is full (or there is none),
+    /// and a shard that begins with them reads as PGN (`held`: the bytes
+    /// held from their first on), as does the shard they would end.
     fn emit(
         &mut self,
         bytes: &[u8],
         games: u64,
+        held: &[u8],
         write: &mut dyn FnMut(Piece) -> io::Result<()>,
     ) -> io::Result<()> {
         if bytes.is_empty() {
             return Ok(());
         }
-        let new_shard = self.split.shards == 0 || (games > 0 && self.in_shard >= self.per_shard);
+        let full = games > 0 && self.in_shard >= self.per_shard;
+        // The shard ended here must read as PGN alone too.
+        let new_shard = self.split.shards == 0
+            || (full && reads_as_pgn(held) && sniff::looks_like_pgn(&self.head));
         if new_shard {
             self.split.shards += 1;
             self.in_shard = 0;
+            self.head.clear();
         }
+        let more = sniff::HEAD - self.head.len();
+        self.head.extend_from_slice(&bytes[..bytes.len().min(more)]);
         self.in_shard += games;
         self.split.games += games;
         self.split.bytes += bytes.len() as u64;
@@ -112,16 +142,15 @@ impl Splitter {
         let mut cursor = GameCursor::new(bytes, 1);
         let (mut from, mut games) = (0, 0);
         while let Some(span) = cursor.next_game(|_, _| {}) {
-            if games > 0 && self.full_with(games) {
-                let start =
-                    span.start - usize::from(bytes[..span.start].ends_with(BOM)) * BOM.len();
-                self.emit(&bytes[from..start], games, write)?;
+            let start = span.start - usize::from(bytes[..span.start].ends_with(BOM)) * BOM.len();
+            if games > 0 && self.full_with(games) && reads_as_pgn(&bytes[start..]) {
+                self.emit(&bytes[from..start], games, &bytes[from..], write)?;
                 (from, games) = (start, 0);
             }
             games += 1;
             cursor.finish_game(&span, cursor.lexer(&span));
         }
-        self.emit(&bytes[from..], games, write)
+        self.emit(&bytes[from..], games, &bytes[from..], write)
     }
 
     /// Whether the shard that `games` more games (at least one) go into
@@ -199,26 +228,26 @@ impl Splitter {
     ) -> io::Result<Option<io::Error>> {
         let overlap = chunk::resync_overlap(self.max_game);
         let kept = self.max_game - overlap;
-        self.emit(&buffer[..kept], 1, write)?;
+        self.emit(&buffer[..kept], 1, buffer, write)?;
         buffer.drain(..kept);
         loop {
             if let Err(error) = chunk::fill(rdr, buffer, eof, self.max_game) {
-                self.emit(buffer, 0, write)?;
+                self.emit(buffer, 0, &[], write)?;
                 buffer.clear();
                 return Ok(Some(error));
             }
             if let Some(cut) = chunk::find_resync_cut(buffer, overlap / 2) {
-                self.emit(&buffer[..cut], 0, write)?;
+                self.emit(&buffer[..cut], 0, &[], write)?;
                 buffer.drain(..cut);
                 return Ok(None);
             }
             if *eof {
-                self.emit(buffer, 0, write)?;
+                self.emit(buffer, 0, &[], write)?;
                 buffer.clear();
                 return Ok(None);
             }
             let kept = buffer.len() - overlap;
-            self.emit(&buffer[..kept], 0, write)?;
+            self.emit(&buffer[..kept], 0, &[], write)?;
             buffer.drain(..kept);
         }
     }
@@ -340,9 +369,17 @@ mod tests {
                 let counted: u64 = parts.iter().map(|p| p.1).sum();
                 assert_eq!(counted, whole.len() as u64, "round {round}");
             }
-            // Every shard but the last is full, and holds no more.
+            // Every shard but the last is full, and holds more only where
+            // the shard after it could not begin, or it could not end there
+            // (either would not read as PGN alone). An input that does not
+            // read as PGN is not split; of one that does, every shard does.
             for (bytes, games) in parts.iter().rev().skip(1) {
-                assert_eq!(*games, per_shard, "round {round}: {bytes:?}");
+                assert!(*games >= per_shard, "round {round}: {games} in {bytes:?}");
+            }
+            if sniff::looks_like_pgn(&soup) {
+                for (bytes, _) in &parts {
+                    assert!(sniff::looks_like_pgn(bytes), "round {round}: {bytes:?}");
+                }
             }
         }
     }

@@ -48,10 +48,13 @@ pub fn check(bytes: &[u8]) -> Result<(), NotPgn> {
     Ok(())
 }
 
-/// A tag line (`[` then a letter, at a line's start) or the first move's
-/// number (`1.`, at a line's start or after a space).
-fn has_pgn_marks(head: &[u8]) -> bool {
-    let at_start = |i: usize| i == 0 || head[i - 1] == b'\n';
+/// A tag line (`[` then a letter, at a line's start, a byte order mark
+/// before it at the input's) or the first move's number (`1.`, at a
+/// line's start or after a space), in the first [`HEAD`] bytes.
+pub fn has_pgn_marks(bytes: &[u8]) -> bool {
+    let head = &bytes[..bytes.len().min(HEAD)];
+    let bom = head.starts_with(b"\xef\xbb\xbf");
+    let at_start = |i: usize| i == 0 || head[i - 1] == b'\n' || (bom && i == 3);
     head.windows(2).enumerate().any(|(i, pair)| match pair {
         [b'[', letter] => letter.is_ascii_alphabetic() && at_start(i),
         [b'1', b'.'] => at_start(i) || head[i - 1] == b' ',
