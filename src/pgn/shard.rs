@@ -6,7 +6,7 @@
 //! run the games are walked as the replay of the whole input walks them
 //! (`GameCursor`), and a shard ends before the game that would overfill
 //! it, so a shard holds N games (more only where a shard would otherwise
-//! not look like PGN alone: see [`reads_as_pgn`]) and each shard read
+//! not look like PGN alone: see `reads_as_pgn`) and each shard read
 //! alone holds the games the whole input holds there, broken ones
 //! included. A game too large (`chunk::MAX_GAME`) counts as one game, as
 //! the replay reports it, and is streamed through, never held: the buffer
