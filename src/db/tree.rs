@@ -415,7 +415,9 @@ fn write_file(path: &Path, tree: ShardTree, min_games: u64, row_group: usize) ->
     let file = BufWriter::with_capacity(1 << 20, replacement.file().try_clone()?);
     let column = |name: &str| parquet::schema::types::ColumnPath::from(name);
     let props = WriterProperties::builder()
-        .set_compression(Compression::ZSTD(ZstdLevel::try_new(3).map_err(other)?))
+        .set_compression(Compression::ZSTD(
+            ZstdLevel::try_new(super::store::ZSTD_LEVEL).map_err(other)?,
+        ))
         // Row groups are cut below, between positions: the writer's own
         // cut, at a fixed count, would split a position's rows.
         .set_max_row_group_row_count(None)
