@@ -40,7 +40,8 @@ use crate::{
 };
 
 /// Rows a record batch holds before it goes to the Parquet writer: fewer
-/// calls into it, for a few MB more (benches/HISTORY.md, session 28).
+/// calls into it, for about 12 MB more at the peak (benches/HISTORY.md,
+/// session 28).
 const BATCH_ROWS: usize = 16_384;
 
 /// zstd's level for every file the database writes: level 3 made `db
