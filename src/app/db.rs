@@ -424,8 +424,12 @@ fn search(args: &DbSearchArgs, run: &super::Run) -> anyhow::Result<ExitStatus> {
         writeln!(io::stdout().lock(), "{matched}")?;
     } else if args.format == DbFormat::Pgn {
         let mut wtr = io::BufWriter::new(stdout);
-        matched = write_matches(&args.dir, &manifest, run, &mut wtr, limit)?;
+        let (written, status) = write_matches(&args.dir, &manifest, run, &mut wtr, limit)?;
         wtr.flush()?;
+        if status != ExitStatus::Clean {
+            return Ok(status);
+        }
+        matched = written;
     } else {
         let sink: Box<dyn Sink> = match args.format {
             DbFormat::Jsonl => Box::new(JsonlSink::new(stdout)),
@@ -462,12 +466,12 @@ fn export(args: &DbExportArgs, run: &super::Run) -> anyhow::Result<ExitStatus> {
         return export_sqlite(args, &manifest, run);
     }
     let mut output = super::filter::Output::open(Some(&args.output), run)?;
-    let games = write_matches(&args.dir, &manifest, run, output.writer(), u64::MAX)?;
+    let (games, status) = write_matches(&args.dir, &manifest, run, output.writer(), u64::MAX)?;
     output.finish()?;
     if !args.quiet {
         writeln!(io::stderr().lock(), "db export: {games} games")?;
     }
-    Ok(ExitStatus::Clean)
+    Ok(status)
 }
 
 /// `db export --format sqlite`: the selected games, their positions and
@@ -559,28 +563,36 @@ fn write_matches(
     run: &super::Run,
     wtr: &mut dyn Write,
     limit: u64,
-) -> anyhow::Result<u64> {
+) -> anyhow::Result<(u64, ExitStatus)> {
     let mut originals = Originals::new(dir, manifest, true);
     let mut written = 0;
     if limit == 0 {
-        return Ok(0);
+        return Ok((0, ExitStatus::Clean));
     }
-    let mut counted = || {
-        written += 1;
+    let mut counted = |wrote: bool| {
+        written += u64::from(wrote);
         if written >= limit { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
     };
     if run.config.selection.is_everything() {
         scan::places(dir, manifest, |place, full| {
-            originals.write_at(wtr, place, full)?;
-            Ok(counted())
+            Ok(counted(originals.write_at(wtr, place, full)?))
         })?;
     } else {
-        each_match(dir, manifest, run, |game| {
-            originals.write(wtr, &game)?;
-            Ok(counted())
-        })?;
+        each_match(dir, manifest, run, |game| Ok(counted(originals.write(wtr, &game)?)))?;
     }
-    Ok(written)
+    Ok((written, not_written(run, originals.skipped())?))
+}
+
+/// Says why each game that could not be written was not (five, then how
+/// many more): exit status 2 when there is one.
+fn not_written(run: &super::Run, skipped: &[String]) -> io::Result<ExitStatus> {
+    for why in skipped.iter().take(5) {
+        warn(run, &format!("arbiter: {why}: not written"))?;
+    }
+    if skipped.len() > 5 {
+        warn(run, &format!("arbiter: and {} more games not written", skipped.len() - 5))?;
+    }
+    Ok(if skipped.is_empty() { ExitStatus::Clean } else { ExitStatus::Error })
 }
 
 /// `db find`: the games that reached a position, through the positions
@@ -643,6 +655,12 @@ fn find(args: &DbFindArgs, run: &super::Run) -> anyhow::Result<ExitStatus> {
         Some(Records::Jsonl(sink)) => Sink::<()>::finish(sink)?,
         Some(Records::Csv(sink)) => Sink::<()>::finish(sink)?,
         None => {}
+    }
+    if let Some(originals) = &originals {
+        let status = not_written(run, originals.skipped())?;
+        if status != ExitStatus::Clean {
+            return Ok(status);
+        }
     }
     Ok(if matched == 0 { ExitStatus::Findings } else { ExitStatus::Clean })
 }

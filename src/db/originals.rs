@@ -54,6 +54,8 @@ pub struct Originals {
     joiner: Joiner,
     /// The source and number of the last game written as its own bytes.
     last: Option<(u32, u64)>,
+    /// Why each game not written was not ([`Originals::write_at`]).
+    skipped: Vec<String>,
 }
 
 /// A source, once looked up.
@@ -89,6 +91,7 @@ impl Originals {
             stream: None,
             joiner: Joiner::default(),
             last: None,
+            skipped: Vec::new(),
         }
     }
 
@@ -108,47 +111,67 @@ impl Originals {
         &mut self,
         wtr: &mut W,
         game: &StoredGame,
-    ) -> anyhow::Result<()> {
+    ) -> anyhow::Result<bool> {
         self.write_at(wtr, game.place(), || Ok(game))
     }
 
     /// [`write`](Self::write) for a game known by its place (`scan::places`):
     /// `full` reads the whole stored game, asked for only when its own
-    /// bytes cannot be read or must be checked.
+    /// bytes cannot be read or must be checked. Whether it was written: a
+    /// game that neither its source nor the database holds whole
+    /// ([`scan::cut_short`]) is not (a part of it could swallow the games
+    /// after it), and is named in [`skipped`](Self::skipped).
     pub fn write_at<W: Write + ?Sized, G: Borrow<StoredGame>>(
         &mut self,
         wtr: &mut W,
         place: Place,
         full: impl FnOnce() -> anyhow::Result<G>,
-    ) -> anyhow::Result<()> {
-        let (text, own) = self.text(place, full)?;
+    ) -> anyhow::Result<bool> {
+        let Some((text, own)) = self.text(place, full)? else {
+            return Ok(false);
+        };
         let here = (place.source_id, place.index);
         let follows = own && self.last == Some((here.0, here.1.wrapping_sub(1)));
         self.joiner.write(wtr, &text, follows)?;
         self.last = own.then_some(here);
-        Ok(())
+        Ok(true)
+    }
+
+    /// Why each game not written was not, in order.
+    pub fn skipped(&self) -> &[String] {
+        &self.skipped
+    }
+
+    /// A stored game written from its columns, or `None` (and why, in
+    /// `skipped`) when they do not hold it whole.
+    fn stored(&mut self, game: &StoredGame) -> anyhow::Result<Option<(Vec<u8>, bool)>> {
+        if let Some(why) = scan::cut_short(game) {
+            self.skipped.push(why);
+            return Ok(None);
+        }
+        Ok(Some((scan::pgn(game)?, false)))
     }
 
     /// A game's text, and whether it is its own bytes (`false`: written
-    /// from what is stored).
+    /// from what is stored); `None` when neither holds it whole.
     fn text<G: Borrow<StoredGame>>(
         &mut self,
         place: Place,
         full: impl FnOnce() -> anyhow::Result<G>,
-    ) -> anyhow::Result<(Vec<u8>, bool)> {
+    ) -> anyhow::Result<Option<(Vec<u8>, bool)>> {
         // As `filter` writes it: a file's first game with the bytes before
         // it (a byte order mark, `%` lines).
         let Some(text) =
             span(place).and_then(|(start, end)| self.bytes(place.source_id, start, end))
         else {
-            return Ok((scan::pgn(full()?.borrow())?, false));
+            return self.stored(full()?.borrow());
         };
         if !self.checked(place.source_id) {
-            return Ok((text, true));
+            return Ok(Some((text, true)));
         }
         let game = full()?;
         let game = game.borrow();
-        if same_game(&text, game) { Ok((text, true)) } else { Ok((scan::pgn(game)?, false)) }
+        if same_game(&text, game) { Ok(Some((text, true))) } else { self.stored(game) }
     }
 
     /// Whether a source's games are checked one by one.

@@ -19,6 +19,7 @@ use crate::{
     chess::{identity, setup},
     openings::{Classifier, OpeningId},
     pgn::{
+        chunk::MAX_GAME,
         tags::TagSet,
         values::{Date, TimeControl, rating},
     },
@@ -247,7 +248,8 @@ pub struct Row {
     pub mainline_hash: i64,
     /// The game's own bytes, kept only for a game whose moves cannot be
     /// written back from the stored ones (an error, a variant not
-    /// replayed), so that `db export` loses no game.
+    /// replayed), so that `db export` loses no game; the first
+    /// [`MAX_GAME`] of a game too large.
     pub text: Option<Vec<u8>>,
     /// The book opening, as `stats` counts it.
     pub opening: Option<OpeningId>,
@@ -386,9 +388,11 @@ impl Observer for RowMaker {
             })
         };
         // A game whose stored moves or tags are not the whole game: its
-        // bytes.
+        // bytes, at most the first `MAX_GAME` of them (a game too large,
+        // which a stream holds no more of either; `db export` reads the
+        // rest from its source).
         let partial = !game.replayed || record.error.is_some() || header.repeated;
-        let text = partial.then(|| game.text.to_vec());
+        let text = partial.then(|| game.text[..game.text.len().min(MAX_GAME)].to_vec());
         Row {
             address: game.address,
             header,

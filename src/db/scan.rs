@@ -35,10 +35,12 @@ use super::{
 use crate::{
     chess::{notation, setup},
     pgn::{
+        chunk::MAX_GAME,
         tags::{TagCollector, TagList},
         values::GameResult,
         writer::{MovetextWriter, write_tags},
     },
+    record::printable,
     replay::observer::{Observer, Rest},
     select::{Selected, Selection},
 };
@@ -486,11 +488,33 @@ fn observe_moves<P: moves::Decode, O: Observer, F: FnMut(&mut O, moves::Unit) + 
     Ok(rest)
 }
 
+/// Why a stored game cannot be written back from what is stored: a game
+/// too large, of which only the first [`MAX_GAME`] bytes are stored
+/// (`Row::text`); `None` for every other game.
+pub fn cut_short(game: &StoredGame) -> Option<String> {
+    let stored = game.text.as_ref()?.len();
+    (stored >= MAX_GAME && (stored as u64) < game.length).then(|| {
+        let record = &game.record;
+        format!(
+            "{}: game {} (line {}): only the first {} MiB of its {} bytes are stored (a game \
+             too large), and its source cannot serve it whole",
+            printable(&record.file),
+            record.index,
+            record.line,
+            MAX_GAME >> 20,
+            game.length
+        )
+    })
+}
+
 /// A game written back as PGN (export format, `fmt`'s writer) from what
 /// is stored: its tags, its moves with the clocks and evaluations as
 /// lichess writes them, and its result. A game whose moves are not all
 /// stored (an error, a variant not replayed) is its own bytes.
 pub fn pgn(game: &StoredGame) -> anyhow::Result<Vec<u8>> {
+    if let Some(why) = cut_short(game) {
+        anyhow::bail!("{why}");
+    }
     if let Some(text) = &game.text {
         let mut text = text.clone();
         // Kept as it was, up to the next game: make sure one follows.

@@ -31,6 +31,7 @@ use parquet::{
 
 use super::{manifest::Shard, row::Row, table::TableBuilder};
 use crate::{
+    pgn::chunk::MAX_GAME,
     record::GameRecord,
     sink::{
         Sink,
@@ -43,6 +44,16 @@ use crate::{
 /// calls into it, for about 12 MB more at the peak (benches/HISTORY.md,
 /// session 28).
 const BATCH_ROWS: usize = 16_384;
+
+/// The most bytes of games (their own lengths, each at most
+/// [`MAX_GAME`]) a record batch holds: games of megabytes each, stored
+/// with their text, would hold gigabytes in a batch of `BATCH_ROWS`.
+const BATCH_BYTES: u64 = 32 << 20;
+
+/// The most bytes a row group of `games` takes, encoded (the writer's
+/// estimate): a row group is held in memory until it is complete. Games
+/// as large as real ones are far from it at `--row-group`'s 100,000.
+const ROW_GROUP_BYTES: usize = 64 << 20;
 
 /// zstd's level for every file the database writes: level 3 made `db
 /// build` about 4% slower for files about 3% smaller (benches/HISTORY.md,
@@ -99,6 +110,8 @@ pub struct Store {
     next: u64,
     open: Option<OpenShard>,
     builder: TableBuilder,
+    /// The games' own bytes in the batch being built ([`BATCH_BYTES`]).
+    batch_bytes: u64,
     /// The shards written, in order.
     pub written: Vec<Shard>,
     /// Their files, removed unless kept ([`Store::keep`]): a run that ends
@@ -142,6 +155,7 @@ impl Store {
             next: first,
             open: None,
             builder: TableBuilder::default(),
+            batch_bytes: 0,
             written: Vec::new(),
             provisional: Vec::new(),
             failed: Vec::new(),
@@ -158,6 +172,7 @@ impl Store {
             let mut props = WriterProperties::builder()
                 .set_compression(Compression::ZSTD(ZstdLevel::try_new(ZSTD_LEVEL).map_err(other)?))
                 .set_max_row_group_row_count(Some(self.sizes.row_group.max(1)))
+                .set_max_row_group_bytes(Some(ROW_GROUP_BYTES))
                 .set_statistics_enabled(EnabledStatistics::Chunk)
                 .set_created_by(format!("arbiter {}", env!("CARGO_PKG_VERSION")));
             let column = |name: &str| parquet::schema::types::ColumnPath::from(name);
@@ -203,6 +218,7 @@ impl Store {
             return Ok(());
         }
         let batch = self.builder.finish();
+        self.batch_bytes = 0;
         if let Some(open) = &mut self.open {
             open.writer.write(&batch).map_err(other)?;
         }
@@ -516,9 +532,10 @@ impl Sink<Row> for Store {
             spill(&self.dir, open)?;
         }
         self.builder.push(source, record, &row);
+        self.batch_bytes += row.address.length.min(MAX_GAME as u64);
         if full {
             self.close_shard()?;
-        } else if self.builder.len() >= BATCH_ROWS {
+        } else if self.builder.len() >= BATCH_ROWS || self.batch_bytes >= BATCH_BYTES {
             self.flush_batch()?;
         }
         Ok(ControlFlow::Continue(()))

@@ -417,6 +417,87 @@ fn export_writes_each_game_whose_source_is_gone_from_its_own_row() {
 }
 
 #[test]
+fn a_game_too_large_is_exported_whole_from_its_source_and_never_cut_short() {
+    // 17 MiB of comment between two small games: a game too large, whose
+    // first 16 MiB only the database holds (from a plain file as from a
+    // stream), and which only its source can give back whole.
+    let work = tempfile::tempdir().unwrap();
+    let mut pgn = b"[Event \"before\"]\n\n1. e4 e5 *\n\n[Event \"huge\"]\n\n1. e4 {".to_vec();
+    let line = [b"x".repeat(999), b"\n".to_vec()].concat();
+    for _ in 0..(17 << 20) / line.len() {
+        pgn.extend_from_slice(&line);
+    }
+    pgn.extend_from_slice(b"} e5 *\n\n[Event \"after\"]\n\n1. d4 d5 *\n");
+    let zst = zstd::encode_all(&pgn[..], 1).unwrap();
+    let events = |pgn: &Path| -> Vec<String> {
+        let records = jsonl(&["games", "-q", path(pgn)]);
+        records.iter().map(|r| r["event"].as_str().unwrap_or_default().to_owned()).collect()
+    };
+    for (name, bytes) in [("huge.pgn", &pgn), ("huge.pgn.zst", &zst)] {
+        let source = work.path().join(name);
+        fs::write(&source, bytes).unwrap();
+        let dir = work.path().join(format!("{name}.db"));
+        build(&[path(&source).to_owned()], &dir, &[]);
+        let out = work.path().join("out.pgn");
+        let export = || run(&["db", "export", "-q", path(&dir), "-o", path(&out)]);
+        let whole = export();
+        assert_eq!(whole.code, Some(0), "{name}: {}", whole.stderr);
+        let text = fs::read(&out).unwrap();
+        assert!(text.len() >= pgn.len() && text.starts_with(&pgn[..pgn.len() - 1]), "{name}");
+        assert_eq!(events(&out), ["before", "huge", "after"], "{name}");
+        // The source gone: the part stored is not written (its open
+        // comment would swallow the game after it), and the status says so.
+        fs::remove_file(&source).unwrap();
+        let gone = export();
+        assert_eq!(gone.code, Some(2), "{name}: {}", gone.stderr);
+        let why = ": game 2 (line 5): only the first 16 MiB of its";
+        assert!(
+            gone.stderr.contains(why) && gone.stderr.contains("not written"),
+            "{}",
+            gone.stderr
+        );
+        assert_eq!(events(&out), ["before", "after"], "{name}");
+        let search = run(&["db", "search", path(&dir), "--format", "pgn"]);
+        assert_eq!(search.code, Some(2), "{name}: {}", search.stderr);
+        assert!(search.stderr.contains(why), "{}", search.stderr);
+    }
+}
+
+#[test]
+fn games_of_megabytes_stored_whole_keep_the_builds_memory_bounded() {
+    // 256 games of 1 MiB each, every one with an illegal move and so
+    // stored with its text: a batch of them was held whole, 256 MiB, and
+    // its row group until complete. Batches and row groups are now cut by
+    // bytes too.
+    let work = tempfile::tempdir().unwrap();
+    let file = work.path().join("big.pgn");
+    let line = [b"y".repeat(999), b"\n".to_vec()].concat();
+    let mut pgn = Vec::with_capacity(257 << 20);
+    for i in 0..256 {
+        pgn.extend_from_slice(format!("[Event \"big {i}\"]\n\n1. e4 {{").as_bytes());
+        for _ in 0..1024 {
+            pgn.extend_from_slice(&line);
+        }
+        pgn.extend_from_slice(b"} e5 2. Ke3 *\n\n");
+    }
+    fs::write(&file, &pgn).unwrap();
+    drop(pgn);
+    let dir = work.path().join("db");
+    let args = ["db", "build", "-q", path(&file), "-o", path(&dir)];
+    let Some((_, peak_kib)) = crate::util::peak_memory(&args) else {
+        return;
+    };
+    assert!(manifest(&dir)["shards"].as_array().is_some_and(|s| s.len() == 1));
+    assert!(peak_kib < 160 * 1024, "{peak_kib} KiB peak for 256 MiB of games");
+    let count = run(&["db", "search", "--count", path(&dir)]);
+    assert_eq!(count.stdout.trim(), "256", "{}", count.stderr);
+    let out = work.path().join("out.pgn");
+    let export = run(&["db", "export", "-q", path(&dir), "-o", path(&out)]);
+    assert_eq!(export.code, Some(0), "{}", export.stderr);
+    assert!(fs::read(&out).unwrap() == fs::read(&file).unwrap(), "the export is not the input");
+}
+
+#[test]
 fn an_empty_input_makes_an_empty_database() {
     let dir = tempfile::tempdir().unwrap();
     build(&[fixture("bad-input/empty.pgn")], dir.path(), &[]);
