@@ -493,7 +493,10 @@ fn observe_moves<P: moves::Decode, O: Observer, F: FnMut(&mut O, moves::Unit) + 
 /// (`Row::text`); `None` for every other game.
 pub fn cut_short(game: &StoredGame) -> Option<String> {
     let stored = game.text.as_ref()?.len();
-    (stored >= MAX_GAME && (stored as u64) < game.length).then(|| {
+    // The text is the game's span: a file's first game with the bytes
+    // before it.
+    let whole = game.place().span().map_or(game.length, |(start, end)| end - start);
+    (stored >= MAX_GAME && (stored as u64) < whole).then(|| {
         let record = &game.record;
         format!(
             "{}: game {} (line {}): only the first {} MiB of its {} bytes are stored (a game \
@@ -502,7 +505,7 @@ pub fn cut_short(game: &StoredGame) -> Option<String> {
             record.index,
             record.line,
             MAX_GAME >> 20,
-            game.length
+            whole
         )
     })
 }

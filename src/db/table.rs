@@ -442,6 +442,16 @@ pub struct Place {
     pub index: u64,
 }
 
+impl Place {
+    /// The span of the game's text as the replay showed it to observers
+    /// (`GameEnd`'s `text`: the first game of a file with the bytes before
+    /// it), as byte offsets into its source's (uncompressed) bytes.
+    pub fn span(self) -> Option<(u64, u64)> {
+        let start = if self.index == 1 { 0 } else { self.offset };
+        Some((start, self.offset.checked_add(self.length)?))
+    }
+}
+
 /// The columns of a [`Place`].
 pub const PLACE_COLUMNS: [&str; 4] = ["source_id", "offset", "length", "index"];
 

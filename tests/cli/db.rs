@@ -418,24 +418,40 @@ fn export_writes_each_game_whose_source_is_gone_from_its_own_row() {
 
 #[test]
 fn a_game_too_large_is_exported_whole_from_its_source_and_never_cut_short() {
-    // 17 MiB of comment between two small games: a game too large, whose
-    // first 16 MiB only the database holds (from a plain file as from a
-    // stream), and which only its source can give back whole.
+    // A game too large, whose first 16 MiB only the database holds (from a
+    // plain file as from a stream), and which only its source can give
+    // back whole: 17 MiB of comment between two small games; and a file's
+    // first game, after a byte order mark and `%` lines, 10 bytes past
+    // 16 MiB with them (its stored text holds them).
     let work = tempfile::tempdir().unwrap();
-    let mut pgn = b"[Event \"before\"]\n\n1. e4 e5 *\n\n[Event \"huge\"]\n\n1. e4 {".to_vec();
     let line = [b"x".repeat(999), b"\n".to_vec()].concat();
-    for _ in 0..(17 << 20) / line.len() {
-        pgn.extend_from_slice(&line);
-    }
-    pgn.extend_from_slice(b"} e5 *\n\n[Event \"after\"]\n\n1. d4 d5 *\n");
-    let zst = zstd::encode_all(&pgn[..], 1).unwrap();
+    let huge = |size: usize| {
+        let mut game = b"[Event \"huge\"]\n\n1. e4 {".to_vec();
+        let end = b"} e5 *\n\n";
+        while game.len() + end.len() < size {
+            let room = size - game.len() - end.len();
+            game.extend_from_slice(&line[line.len().saturating_sub(room)..]);
+        }
+        game.extend_from_slice(end);
+        game
+    };
+    let after = b"[Event \"after\"]\n\n1. d4 d5 *\n";
+    let between = [&b"[Event \"before\"]\n\n1. e4 e5 *\n\n"[..], &huge(17 << 20), after].concat();
+    let lead = [&b"\xef\xbb\xbf"[..], &b"% x\n".repeat(24)].concat();
+    let first = [&lead[..], &huge((16 << 20) + 10 - lead.len()), after].concat();
     let events = |pgn: &Path| -> Vec<String> {
         let records = jsonl(&["games", "-q", path(pgn)]);
         records.iter().map(|r| r["event"].as_str().unwrap_or_default().to_owned()).collect()
     };
-    for (name, bytes) in [("huge.pgn", &pgn), ("huge.pgn.zst", &zst)] {
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    let inputs = [
+        ("between.pgn", between.clone(), 2),
+        ("between.pgn.zst", zstd::encode_all(&between[..], 1).unwrap(), 2),
+        ("first.pgn", first, 1),
+    ];
+    for (name, bytes, n) in inputs {
         let source = work.path().join(name);
-        fs::write(&source, bytes).unwrap();
+        fs::write(&source, &bytes).unwrap();
         let dir = work.path().join(format!("{name}.db"));
         build(&[path(&source).to_owned()], &dir, &[]);
         let out = work.path().join("out.pgn");
@@ -443,23 +459,30 @@ fn a_game_too_large_is_exported_whole_from_its_source_and_never_cut_short() {
         let whole = export();
         assert_eq!(whole.code, Some(0), "{name}: {}", whole.stderr);
         let text = fs::read(&out).unwrap();
-        assert!(text.len() >= pgn.len() && text.starts_with(&pgn[..pgn.len() - 1]), "{name}");
-        assert_eq!(events(&out), ["before", "huge", "after"], "{name}");
+        let expected = if name.ends_with(".zst") { &between } else { &bytes };
+        assert!(text.starts_with(&expected[..expected.len() - 1]), "{name}");
+        let all = events(&out);
+        assert!(all.contains(&"huge".to_owned()) && all.len() == n + 1, "{name}: {all:?}");
+        if !name.ends_with(".zst") {
+            // `db find` checks each game it reads from its source.
+            let found = run(&["db", "find", path(&dir), "--fen", start, "--format", "pgn"]);
+            assert_eq!(found.code, Some(0), "{name}: {}", found.stderr);
+            assert!(found.stdout.contains("[Event \"huge\"]"), "{name}");
+        }
         // The source gone: the part stored is not written (its open
         // comment would swallow the game after it), and the status says so.
         fs::remove_file(&source).unwrap();
         let gone = export();
         assert_eq!(gone.code, Some(2), "{name}: {}", gone.stderr);
-        let why = ": game 2 (line 5): only the first 16 MiB of its";
-        assert!(
-            gone.stderr.contains(why) && gone.stderr.contains("not written"),
-            "{}",
-            gone.stderr
-        );
-        assert_eq!(events(&out), ["before", "after"], "{name}");
+        let why = format!(": game {n} (line ");
+        let said =
+            gone.stderr.contains(&why) && gone.stderr.contains("only the first 16 MiB of its");
+        assert!(said && gone.stderr.contains("not written"), "{name}: {}", gone.stderr);
+        let left: Vec<String> = all.into_iter().filter(|e| e != "huge").collect();
+        assert_eq!(events(&out), left, "{name}");
         let search = run(&["db", "search", path(&dir), "--format", "pgn"]);
         assert_eq!(search.code, Some(2), "{name}: {}", search.stderr);
-        assert!(search.stderr.contains(why), "{}", search.stderr);
+        assert!(search.stderr.contains(&why), "{}", search.stderr);
     }
 }
 
