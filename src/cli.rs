@@ -989,7 +989,7 @@ pub struct DbBuildArgs {
     #[arg(long, value_name = "N", default_value_t = 1_000_000, value_parser = clap::value_parser!(u64).range(1..))]
     pub shard_games: u64,
     /// Games in a row group of the `games` files (fewer where they take
-    /// over 64 MiB, as games of megabytes stored whole would).
+    /// over 64 MiB, as games of megabytes stored with their text would).
     #[arg(long, value_name = "N", default_value_t = 100_000, value_parser = clap::value_parser!(u64).range(1..))]
     pub row_group: u64,
     /// Also write the `positions` files, for `db find`: the key of each

@@ -426,10 +426,11 @@ pub fn games_at(
     let builder = open(&path)?;
     let rows: Vec<usize> = found.iter().map(|f| f.row).collect();
     let (groups, selection) = plan(builder.metadata(), &rows);
+    let batch = super::scan::batch_rows(builder.metadata());
     let reader = builder
         .with_row_groups(groups)
         .with_row_selection(selection)
-        .with_batch_size(BATCH)
+        .with_batch_size(batch)
         .build()
         .with_context(what)?;
     let mut found = found.iter();

@@ -21,7 +21,7 @@ use parquet::{
             ParquetRecordBatchReaderBuilder, RowSelection, RowSelector,
         },
     },
-    file::metadata::RowGroupMetaData,
+    file::metadata::{ParquetMetaData, RowGroupMetaData},
 };
 use pgn_reader::RawTag;
 use shakmaty::san::{San, SanPlus};
@@ -47,6 +47,30 @@ use crate::{
 
 /// Games read at a time from a shard.
 const BATCH: usize = 4096;
+
+/// About the most bytes of stored game text a batch of rows decodes
+/// ([`batch_rows`]).
+const BATCH_TEXT: u64 = 32 << 20;
+
+/// Rows a batch of a shard's rows may take: 4,096, fewer where a row
+/// group's games carry texts of megabytes (games too large, or broken and
+/// stored whole: `db build` bounds a row group's texts, not its rows), so
+/// that a batch's texts stay near 32 MiB.
+pub fn batch_rows(meta: &ParquetMetaData) -> usize {
+    let columns = meta.file_metadata().schema_descr().columns();
+    let Some(text) = columns.iter().position(|c| c.path().string() == "text") else {
+        return BATCH;
+    };
+    let rows = meta.row_groups().iter().map(|group| {
+        let bytes = u64::try_from(group.column(text).uncompressed_size()).unwrap_or(0);
+        let rows = u64::try_from(group.num_rows()).unwrap_or(0);
+        match rows.saturating_mul(BATCH_TEXT).checked_div(bytes) {
+            Some(fit) if bytes > BATCH_TEXT => usize::try_from(fit).unwrap_or(BATCH).max(1),
+            _ => BATCH,
+        }
+    });
+    rows.min().unwrap_or(BATCH).min(BATCH)
+}
 
 /// Hands every game of the database to `each`, shard by shard in the
 /// manifest's order, until it says to stop.
@@ -79,8 +103,9 @@ pub fn shard_games(
     if groups.is_empty() {
         return Ok(ControlFlow::Continue(()));
     }
+    let batch = batch_rows(builder.metadata());
     let reader =
-        builder.with_row_groups(groups).with_batch_size(BATCH).build().with_context(what)?;
+        builder.with_row_groups(groups).with_batch_size(batch).build().with_context(what)?;
     for batch in reader {
         let batch = batch.with_context(what)?;
         let columns = Columns::of(&batch).with_context(what)?;
@@ -106,7 +131,9 @@ pub fn projected(path: &Path, names: &[&str]) -> anyhow::Result<ParquetRecordBat
         .collect::<Result<Vec<usize>, _>>()
         .with_context(what)?;
     let mask = ProjectionMask::roots(builder.parquet_schema(), roots);
-    builder.with_projection(mask).with_batch_size(BATCH).build().with_context(what)
+    // As many rows as a batch of whole rows (`places` reads those).
+    let batch = batch_rows(builder.metadata());
+    builder.with_projection(mask).with_batch_size(batch).build().with_context(what)
 }
 
 /// Hands every game of the database, in order, to `each` as its place,

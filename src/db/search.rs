@@ -111,7 +111,7 @@ impl Shard {
         let mut builder =
             ParquetRecordBatchReaderBuilder::new_with_metadata(file, self.metadata.clone())
                 .with_row_groups(vec![group])
-                .with_batch_size(BATCH);
+                .with_batch_size(BATCH.min(super::scan::batch_rows(self.metadata.metadata())));
         if let Some(names) = names {
             let schema = self.metadata.schema();
             let roots = names.iter().filter_map(|name| schema.index_of(name).ok());

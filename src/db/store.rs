@@ -55,6 +55,13 @@ const BATCH_BYTES: u64 = 32 << 20;
 /// as large as real ones are far from it at `--row-group`'s 100,000.
 const ROW_GROUP_BYTES: usize = 64 << 20;
 
+/// The most bytes of stored game text (`Row::text`) a row group holds
+/// (give or take a batch): a reader decodes a row group's texts a batch
+/// of thousands of rows at a time, and texts of megabytes compress so well
+/// that [`ROW_GROUP_BYTES`], encoded, would let millions of bytes a row
+/// in. Games without a text, nearly all, never reach it.
+const ROW_GROUP_TEXT: u64 = 64 << 20;
+
 /// zstd's level for every file the database writes: level 3 made `db
 /// build` about 4% slower for files about 3% smaller (benches/HISTORY.md,
 /// session 28).
@@ -127,6 +134,9 @@ struct OpenShard {
     replacement: Replacement,
     writer: ArrowWriter<BufWriter<File>>,
     rows: u64,
+    /// Bytes of game text in the row group being written, counted as
+    /// the games are added ([`ROW_GROUP_TEXT`]).
+    group_text: u64,
     stats: Accumulator,
     /// `(key, game_id, ply)` of the games since the last spilled run.
     positions: Vec<(i64, i64, i32)>,
@@ -201,6 +211,7 @@ impl Store {
                 replacement,
                 writer,
                 rows: 0,
+                group_text: 0,
                 stats: Accumulator::default(),
                 positions: Vec::new(),
                 runs: Vec::new(),
@@ -221,6 +232,15 @@ impl Store {
         self.batch_bytes = 0;
         if let Some(open) = &mut self.open {
             open.writer.write(&batch).map_err(other)?;
+            // The writer may have ended a row group itself (by rows, or
+            // encoded bytes): then the count starts over, else it may end
+            // one here.
+            if open.writer.in_progress_rows() == 0 {
+                open.group_text = 0;
+            } else if open.group_text >= ROW_GROUP_TEXT {
+                open.writer.flush().map_err(other)?;
+                open.group_text = 0;
+            }
         }
         Ok(())
     }
@@ -520,6 +540,7 @@ impl Sink<Row> for Store {
         *self.games.entry(source).or_default() += 1;
         let open = self.open_shard()?;
         open.rows += 1;
+        open.group_text += row.text.as_ref().map_or(0, |text| text.len() as u64);
         open.stats.add(record, &row.header.stats_tags(), row.opening);
         if !row.positions.is_empty() {
             let id = super::table::game_id(source, record.index);

@@ -490,8 +490,8 @@ fn a_game_too_large_is_exported_whole_from_its_source_and_never_cut_short() {
 fn games_of_megabytes_stored_whole_keep_the_builds_memory_bounded() {
     // 256 games of 1 MiB each, every one with an illegal move and so
     // stored with its text: a batch of them was held whole, 256 MiB, and
-    // its row group until complete. Batches and row groups are now cut by
-    // bytes too.
+    // its row group until complete, then read back whole. Batches and row
+    // groups are now cut by bytes too.
     let work = tempfile::tempdir().unwrap();
     let file = work.path().join("big.pgn");
     let line = [b"y".repeat(999), b"\n".to_vec()].concat();
@@ -517,7 +517,15 @@ fn games_of_megabytes_stored_whole_keep_the_builds_memory_bounded() {
     let out = work.path().join("out.pgn");
     let export = run(&["db", "export", "-q", path(&dir), "-o", path(&out)]);
     assert_eq!(export.code, Some(0), "{}", export.stderr);
-    assert!(fs::read(&out).unwrap() == fs::read(&file).unwrap(), "the export is not the input");
+    let pgn = fs::read(&file).unwrap();
+    assert!(fs::read(&out).unwrap() == pgn, "the export is not the input");
+    // The source gone, the games come from their stored texts, a batch of
+    // rows at a time: row groups hold 64 MiB of texts at most.
+    fs::remove_file(&file).unwrap();
+    let args = ["db", "export", "-q", path(&dir), "-o", path(&out)];
+    let (_, peak_kib) = crate::util::peak_memory(&args).unwrap();
+    assert!(peak_kib < 160 * 1024, "{peak_kib} KiB peak to export 256 MiB of stored games");
+    assert!(fs::read(&out).unwrap() == pgn, "the export from the stored texts is not the input");
 }
 
 #[test]
