@@ -56,10 +56,9 @@ const BATCH_BYTES: u64 = 32 << 20;
 const ROW_GROUP_BYTES: usize = 64 << 20;
 
 /// The most bytes of stored game text (`Row::text`) a row group holds
-/// (give or take a batch): a reader decodes a row group's texts a batch
-/// of thousands of rows at a time, and texts of megabytes compress so well
-/// that [`ROW_GROUP_BYTES`], encoded, would let millions of bytes a row
-/// in. Games without a text, nearly all, never reach it.
+/// (give or take a batch), which readers decode: texts that compress well
+/// put far more than [`ROW_GROUP_BYTES`] into a row group of that encoded
+/// size. Games without a text, nearly all, never reach it.
 const ROW_GROUP_TEXT: u64 = 64 << 20;
 
 /// zstd's level for every file the database writes: level 3 made `db
