@@ -182,9 +182,14 @@ fn build(args: &DbBuildArgs, run: &super::Run) -> anyhow::Result<ExitStatus> {
             continue;
         }
         let predicates = run.config.selection.arguments().to_vec();
+        let absolute = fs::canonicalize(path)
+            .ok()
+            .and_then(|path| path.to_str().map(str::to_owned))
+            .filter(|absolute| *absolute != name);
         added.push(Source {
             id: next_id,
             path: name,
+            absolute,
             size,
             sha256,
             modified,
@@ -424,7 +429,7 @@ fn search(args: &DbSearchArgs, run: &super::Run) -> anyhow::Result<ExitStatus> {
         writeln!(io::stdout().lock(), "{matched}")?;
     } else if args.format == DbFormat::Pgn {
         let mut wtr = io::BufWriter::new(stdout);
-        let (written, status) = write_matches(&args.dir, &manifest, run, &mut wtr, limit)?;
+        let (written, status) = write_matches(&args.dir, &manifest, run, &mut wtr, limit, false)?;
         wtr.flush()?;
         if status != ExitStatus::Clean {
             return Ok(status);
@@ -466,7 +471,7 @@ fn export(args: &DbExportArgs, run: &super::Run) -> anyhow::Result<ExitStatus> {
         return export_sqlite(args, &manifest, run);
     }
     let mut output = super::filter::Output::open(Some(&args.output), run)?;
-    let (games, status) = write_matches(&args.dir, &manifest, run, output.writer(), u64::MAX)?;
+    let (games, status) = write_matches(&args.dir, &manifest, run, output.writer(), u64::MAX, args.quiet)?;
     output.finish()?;
     if !args.quiet {
         writeln!(io::stderr().lock(), "db export: {games} games")?;
@@ -556,13 +561,15 @@ fn export_sqlite(
 /// Writes the first `limit` games the predicates select as PGN, each as
 /// its own bytes where its source can serve them (`Originals`); the
 /// number written. Without a predicate, games are read by place, and in
-/// full only where their source cannot serve them.
+/// full only where their source cannot serve them. `quiet`: no line on
+/// the games written from the database.
 fn write_matches(
     dir: &Path,
     manifest: &Manifest,
     run: &super::Run,
     wtr: &mut dyn Write,
     limit: u64,
+    quiet: bool,
 ) -> anyhow::Result<(u64, ExitStatus)> {
     let mut originals = Originals::new(dir, manifest, true);
     let mut written = 0;
@@ -580,12 +587,15 @@ fn write_matches(
     } else {
         each_match(dir, manifest, run, |game| Ok(counted(originals.write(wtr, &game)?)))?;
     }
-    Ok((written, not_written(run, originals.skipped())?))
+    Ok((written, not_written(run, &originals, quiet)?))
 }
 
-/// Says why each game that could not be written was not (five, then how
-/// many more): exit status 2 when there is one.
-fn not_written(run: &super::Run, skipped: &[String]) -> io::Result<ExitStatus> {
+/// Says which sources' games were written from the database rather than
+/// as their own bytes (unless `quiet`), and why each game that could not be written was
+/// not (five, then how many more): exit status 2 when there is one.
+fn not_written(run: &super::Run, originals: &Originals, quiet: bool) -> io::Result<ExitStatus> {
+    from_columns(run, originals, quiet)?;
+    let skipped = originals.skipped();
     for why in skipped.iter().take(5) {
         warn(run, &format!("arbiter: {why}: not written"))?;
     }
@@ -593,6 +603,18 @@ fn not_written(run: &super::Run, skipped: &[String]) -> io::Result<ExitStatus> {
         warn(run, &format!("arbiter: and {} more games not written", skipped.len() - 5))?;
     }
     Ok(if skipped.is_empty() { ExitStatus::Clean } else { ExitStatus::Error })
+}
+
+/// A line for each source some of whose games were written from the
+/// database, not as their own bytes (unless `quiet`).
+fn from_columns(run: &super::Run, originals: &Originals, quiet: bool) -> io::Result<()> {
+    if quiet {
+        return Ok(());
+    }
+    for line in originals.from_columns() {
+        warn(run, &format!("arbiter: {line}"))?;
+    }
+    Ok(())
 }
 
 /// `db find`: the games that reached a position, through the positions
@@ -657,7 +679,7 @@ fn find(args: &DbFindArgs, run: &super::Run) -> anyhow::Result<ExitStatus> {
         None => {}
     }
     if let Some(originals) = &originals {
-        let status = not_written(run, originals.skipped())?;
+        let status = not_written(run, originals, false)?;
         if status != ExitStatus::Clean {
             return Ok(status);
         }
@@ -738,7 +760,7 @@ fn dupes(args: &DbDupesArgs, run: &super::Run) -> anyhow::Result<ExitStatus> {
     let mut written = None;
     if let (Some(store), Some(path)) = (store, &args.output) {
         let dropped = dupes_report::dropped(&found, keep);
-        let count = unique(&args.dir, &manifest, store, &dropped, games)
+        let count = unique(&args.dir, &manifest, run, store, &dropped, games)
             .with_context(|| format!("writing {}", path.display()))?;
         written = Some((source::display(path), count));
     }
@@ -759,11 +781,12 @@ fn dupes(args: &DbDupesArgs, run: &super::Run) -> anyhow::Result<ExitStatus> {
 /// `db dupes --unique`: every game's text, in the database's order, into
 /// `dupes`' own store, which cuts the `dropped` ones (ordinals) out and
 /// puts the file in place; the number of games written. The texts are
-/// those `dupes` reads from the sources ([`Originals::own`]) where it
-/// can, else the stored games written as PGN.
+/// those `dupes` reads from the sources ([`Originals::own_or_stored`])
+/// where it can, else the stored games written as PGN.
 fn unique(
     dir: &Path,
     manifest: &Manifest,
+    run: &super::Run,
     mut store: UniqueStore,
     dropped: &[u32],
     games: u64,
@@ -775,10 +798,7 @@ fn unique(
         // The first game of a source starts on a line of its own.
         let first = source != Some(place.source_id);
         source = Some(place.source_id);
-        let text = match originals.own(place) {
-            Some(text) => text,
-            None => scan::pgn(&full()?)?,
-        };
+        let text = originals.own_or_stored(place, full)?;
         store.add(&text, first)?;
         seen += 1;
         Ok(ControlFlow::Continue(()))
@@ -787,6 +807,7 @@ fn unique(
     if seen != games {
         bail!("the database changed while it was read ({games} games, then {seen})");
     }
+    from_columns(run, &originals, false)?;
     Ok(store.finish(dropped)?)
 }
 

@@ -69,6 +69,10 @@ pub struct Source {
     pub id: u32,
     /// Its path as given to `db build`.
     pub path: String,
+    /// Its absolute path when `db build` read it, where that differs from
+    /// `path`: a relative path is looked up from wherever a reader runs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub absolute: Option<String>,
     /// Its size in bytes, as stored (compressed, if it is).
     pub size: u64,
     /// The SHA-256 of its bytes as stored, in hexadecimal.

@@ -14,7 +14,7 @@
 
 use std::{
     borrow::Borrow,
-    collections::HashMap,
+    collections::{BTreeMap, HashMap},
     fs::{self, File},
     io::{self, Read, Seek, SeekFrom, Write},
     path::{Path, PathBuf},
@@ -56,6 +56,8 @@ pub struct Originals {
     last: Option<(u32, u64)>,
     /// Why each game not written was not ([`Originals::write_at`]).
     skipped: Vec<String>,
+    /// Games written from the columns, by source, for want of their bytes.
+    from_columns: BTreeMap<u32, u64>,
 }
 
 /// A source, once looked up.
@@ -92,15 +94,25 @@ impl Originals {
             joiner: Joiner::default(),
             last: None,
             skipped: Vec::new(),
+            from_columns: BTreeMap::new(),
         }
     }
 
     /// A game's text as `dupes` reads it (`span`: the first game of a
-    /// file with the bytes before it), from its source; `None` when the
-    /// source cannot serve it.
-    pub fn own(&mut self, place: Place) -> Option<Vec<u8>> {
-        let (start, end) = place.span()?;
-        self.bytes(place.source_id, start, end)
+    /// file with the bytes before it), from its source, else written from
+    /// what is stored (`full`).
+    pub fn own_or_stored<G: Borrow<StoredGame>>(
+        &mut self,
+        place: Place,
+        full: impl FnOnce() -> anyhow::Result<G>,
+    ) -> anyhow::Result<Vec<u8>> {
+        match place.span().and_then(|(start, end)| self.bytes(place.source_id, start, end)) {
+            Some(text) => Ok(text),
+            None => {
+                *self.from_columns.entry(place.source_id).or_default() += 1;
+                scan::pgn(full()?.borrow())
+            }
+        }
     }
 
     /// Writes a game as `filter` writes it: its own bytes, joined to the
@@ -142,6 +154,23 @@ impl Originals {
         &self.skipped
     }
 
+    /// A line for each source some of whose games were written from the
+    /// columns (in export format, not their own bytes): it was not found
+    /// where it was read, or it changed since.
+    pub fn from_columns(&self) -> Vec<String> {
+        self.from_columns
+            .iter()
+            .map(|(id, games)| {
+                let path = self.sources.get(id).map_or("?", |s| s.path.as_str());
+                let games = if *games == 1 { "1 game".to_owned() } else { format!("{games} games") };
+                format!(
+                    "{path}: {games} written from the database, not as their own bytes \
+                     (the source is not where db build read it, or it changed since)"
+                )
+            })
+            .collect()
+    }
+
     /// A stored game written from its columns, or `None` (and why, in
     /// `skipped`) when they do not hold it whole.
     fn stored(&mut self, game: &StoredGame) -> anyhow::Result<Option<(Vec<u8>, bool)>> {
@@ -149,6 +178,7 @@ impl Originals {
             self.skipped.push(why);
             return Ok(None);
         }
+        *self.from_columns.entry(game.place().source_id).or_default() += 1;
         Ok(Some((scan::pgn(game)?, false)))
     }
 
@@ -236,7 +266,8 @@ impl Originals {
     }
 
     /// Looks a source up: as its path was given to `db build` (relative to
-    /// where that ran), then from the database's directory's parent. It
+    /// here), by its absolute path then, then from the database's
+    /// directory's parent. It
     /// must have the size the manifest has, and its digest; a lookup
     /// (no streams) takes an uncompressed file of the same modification
     /// time instead, checking its games one by one, and never digests a
@@ -244,7 +275,9 @@ impl Originals {
     fn open(&self, id: u32) -> Opened {
         let Some(source) = self.sources.get(&id) else { return Opened::Gone };
         let given = Path::new(&source.path);
-        for path in [given.to_path_buf(), self.dir.join("..").join(given)] {
+        let absolute = source.absolute.as_deref().map(PathBuf::from);
+        let paths = [Some(given.to_path_buf()), absolute, Some(self.dir.join("..").join(given))];
+        for path in paths.into_iter().flatten() {
             if !fs::metadata(&path).is_ok_and(|m| m.is_file() && m.len() == source.size) {
                 continue;
             }

@@ -169,15 +169,41 @@ pub fn may_be_dead(pos: &Chess) -> bool {
 
 /// The stricter test of a game's last position, before it is analysed while
 /// replaying: insufficient material (a forced capture may have made an
-/// earlier position dead), or pawns frozen for ever (a wall). The shapes
-/// [`may_be_dead`] adds (a king in front of a pawn, pawns blocked with
-/// little material, short forced lines) are common in live endgames,
-/// whose analysis would cost more than the replay; a game whose last
-/// position is dead in one of those shapes only is not found.
+/// earlier position dead), pawns frozen for ever (a wall), or a check whose
+/// at most two replies all lead to those or to stalemate (a game stopped
+/// in a forced line, `Rg8+` whose only answer `Kxg8` leaves a lone bishop;
+/// four plies deep at most). The shapes [`may_be_dead`] adds (a king in
+/// front of a pawn, pawns blocked with little material) are common in
+/// live endgames, whose analysis would cost more than the replay; a game
+/// whose last position is dead in one of those shapes only is not found.
 pub fn worth_analysing_at_end(pos: &Chess) -> bool {
-    pos.is_insufficient_material()
+    ends_dead(pos, 0)
+}
+
+/// [`worth_analysing_at_end`] at `depth` plies into a forced line.
+fn ends_dead(pos: &Chess, depth: u32) -> bool {
+    if pos.is_insufficient_material()
         || (!blocked::blocked_pawns(pos.board()).is_empty()
             && blocked::Frozen::compute(pos).is_some())
+    {
+        return true;
+    }
+    // At the root only in check, where replies are few: a move generation
+    // for the games that end in check, none for the others.
+    if depth >= 4 || (depth == 0 && !pos.is_check()) {
+        return false;
+    }
+    let moves = pos.legal_moves();
+    if moves.is_empty() {
+        // Stalemate is dead; checkmate is not.
+        return !pos.is_check();
+    }
+    moves.len() <= 2
+        && moves.into_iter().all(|m| {
+            let mut child = pos.clone();
+            child.play_unchecked(m);
+            ends_dead(&child, depth + 1)
+        })
 }
 
 /// Whether `pos` is proved dead by walking every position reachable from
@@ -711,6 +737,21 @@ mod tests {
         let fen = "qK6/3k4/8/8/8/8/8/8 w - - 0 60";
         assert_eq!(black(fen), Mate::Impossible);
         assert_eq!(either_can_mate(&pos(fen), DEFAULT_BUDGET), Mate::Impossible);
+    }
+
+    #[test]
+    fn a_game_stopped_in_a_forced_line_is_worth_analysing() {
+        // Black in check, whose only reply Kxg8 leaves a lone bishop.
+        let forced = pos("6Rk/8/5K2/8/8/8/8/1B6 b - - 0 60");
+        assert!(worth_analysing_at_end(&forced));
+        assert_eq!(either_can_mate(&forced, DEFAULT_BUDGET), Mate::Impossible);
+        // With a second reply, Kh7, it is alive and let by.
+        let free = pos("6Rk/8/5K2/8/8/8/8/2B5 b - - 0 60");
+        assert!(!worth_analysing_at_end(&free));
+        // A check with one reply, into a live position.
+        assert!(!worth_analysing_at_end(&pos("6Rk/8/5K2/8/8/8/P7/1B6 b - - 0 60")));
+        // Not in check: no move generation at the root.
+        assert!(!worth_analysing_at_end(&pos("7k/8/5K2/8/8/8/8/1B4R1 b - - 0 60")));
     }
 
     #[test]

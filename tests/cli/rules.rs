@@ -895,6 +895,17 @@ fn a_check_whose_only_answer_takes_the_last_piece_is_dead_at_once() {
 }
 
 #[test]
+fn a_game_stopped_in_a_forced_line_into_a_lone_bishop_is_dead_at_its_end() {
+    // Black's only reply to Rg8+ is Kxg8, which leaves a lone bishop: the
+    // game ends dead there, and the win recorded contradicts it.
+    let g = rules("dead_position.pgn", "A game stopped in a forced line, scored as a win");
+    assert_valid(&g, 1);
+    assert_termination(&g, "dead_position", 1);
+    assert_eq!(g["moves_after_end"], 0);
+    assert_eq!(g["result_consistent"], false);
+}
+
+#[test]
 fn a_wall_with_a_gap_is_not_a_dead_position() {
     let g = rules("dead_position.pgn", "A wall with a gap is not dead");
     assert_no_termination(&g);
