@@ -22,7 +22,7 @@ use crate::{
     },
     db::{
         find,
-        manifest::{self, Manifest, Source},
+        manifest::{self, Manifest, Shard, Source},
         originals::Originals,
         row::RowMaker,
         scan, search,
@@ -167,7 +167,7 @@ fn build(args: &DbBuildArgs, run: &super::Run) -> anyhow::Result<ExitStatus> {
         let name = source::display(path);
         // Before the digest: a change while it is read gives another time.
         let modified = manifest::modified(path);
-        let (size, sha256) = match manifest::digest(path) {
+        let (size, sha256) = match regular_file(path).and_then(|()| manifest::digest(path)) {
             Ok(digest) => digest,
             Err(error) => {
                 input_errors += 1;
@@ -178,7 +178,24 @@ fn build(args: &DbBuildArgs, run: &super::Run) -> anyhow::Result<ExitStatus> {
         };
         let known = manifest.source_with(&sha256).or(added.iter().find(|s| s.sha256 == sha256));
         if let Some(known) = known {
-            note(run, &format!("db build: {name}: already in the database (as {})", known.path))?;
+            match &known.error {
+                // Still an error: the database lacks the rest of the file.
+                Some(why) => {
+                    input_errors += 1;
+                    warn(
+                        run,
+                        &format!(
+                            "arbiter: error: {name}: already in the database (as {}), read only \
+                             up to an error: {why}",
+                            known.path
+                        ),
+                    )?;
+                }
+                None => note(
+                    run,
+                    &format!("db build: {name}: already in the database (as {})", known.path),
+                )?,
+            }
             continue;
         }
         let predicates = run.config.selection.arguments().to_vec();
@@ -194,6 +211,7 @@ fn build(args: &DbBuildArgs, run: &super::Run) -> anyhow::Result<ExitStatus> {
             sha256,
             modified,
             games: 0,
+            error: None,
             predicates,
         });
         files.push(path.clone());
@@ -223,14 +241,24 @@ fn build(args: &DbBuildArgs, run: &super::Run) -> anyhow::Result<ExitStatus> {
     let games: u64 = store.written.iter().map(|s| s.rows).sum();
     for source in &mut added {
         source.games = store.games.get(&source.id).copied().unwrap_or(0);
+        source.error =
+            store.failed.iter().find(|(path, _)| *path == source.path).map(|(_, why)| why.clone());
     }
     let new_files = added.len();
     if new_files > 0 || new_database {
+        let new_shards = store.written.clone();
         manifest.sources.extend(added);
         manifest.shards.append(&mut store.written);
         manifest.games = manifest.shards.iter().map(|s| s.rows).sum();
         store.keep();
-        manifest.write(dir)?;
+        if let Err(error) = manifest.write(dir) {
+            // The manifest is as before: the new shards go, so that a
+            // query of `DIR/games/*.parquet` reads what it lists.
+            for file in new_shards.iter().flat_map(Shard::files) {
+                let _ = fs::remove_file(dir.join(file));
+            }
+            return Err(error);
+        }
     }
     note(
         run,
@@ -245,19 +273,23 @@ fn build(args: &DbBuildArgs, run: &super::Run) -> anyhow::Result<ExitStatus> {
     Ok(if input_errors > 0 { ExitStatus::Error } else { ExitStatus::Clean })
 }
 
+/// Refuses an input that is not a regular file (a pipe, a device, a
+/// FIFO): `db build` reads a source twice, for its digest and for its
+/// games, and looks it up again later by its path.
+fn regular_file(path: &Path) -> io::Result<()> {
+    if fs::metadata(path)?.is_file() {
+        return Ok(());
+    }
+    Err(io::Error::other(
+        "not a regular file (a pipe or a device): db build reads a source twice, for its digest \
+         and its games, and later by its path; save it to a file first",
+    ))
+}
+
 /// Removes the shards and partials a run that died left behind: files
 /// named as shards that the manifest does not list.
 fn sweep(dir: &Path, manifest: &Manifest, run: &super::Run) -> anyhow::Result<()> {
-    let listed: Vec<&str> = manifest
-        .shards
-        .iter()
-        .flat_map(|s| {
-            [s.games.as_str(), s.stats.as_str()]
-                .into_iter()
-                .chain(s.positions.iter().map(String::as_str))
-                .chain(s.tree.iter().map(|t| t.file.as_str()))
-        })
-        .collect();
+    let listed: Vec<&str> = manifest.shards.iter().flat_map(Shard::files).collect();
     let digits = |n: &str| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit());
     let subs = [
         ("games", ".parquet"),
@@ -299,23 +331,21 @@ fn damaged_files(dir: &Path, manifest: &Manifest) -> Vec<(String, String)> {
         let reader = SerializedFileReader::new(file).map_err(|error| error.to_string())?;
         Ok(reader.metadata().file_metadata().num_rows().max(0) as u64)
     };
-    let mut damaged = Vec::new();
-    let mut check = |name: &str, expected: Option<u64>| match (rows_of(name), expected) {
-        (Err(why), _) => damaged.push((name.to_owned(), format!("unreadable ({why})"))),
-        (Ok(rows), Some(expected)) if rows != expected => damaged.push((
-            name.to_owned(),
-            format!("holds {rows} rows where the manifest says {expected}"),
-        )),
-        _ => {}
+    let check = |name: &str, expected: Option<u64>| match (rows_of(name), expected) {
+        (Err(why), _) => Some(format!("unreadable ({why})")),
+        (Ok(rows), Some(expected)) if rows != expected => {
+            Some(format!("holds {rows} rows where the manifest says {expected}"))
+        }
+        _ => None,
     };
+    let mut damaged = Vec::new();
     for shard in &manifest.shards {
-        check(&shard.games, Some(shard.rows));
-        for name in &shard.positions {
-            check(name, None);
-        }
-        if let Some(tree) = &shard.tree {
-            check(&tree.file, Some(tree.rows));
-        }
+        let stats = shard_stats(dir, shard).err().map(|why| format!("unreadable ({why:#})"));
+        let files = [(&shard.games, check(&shard.games, Some(shard.rows))), (&shard.stats, stats)]
+            .into_iter()
+            .chain(shard.positions.iter().map(|name| (name, check(name, None))))
+            .chain(shard.tree.iter().map(|tree| (&tree.file, check(&tree.file, Some(tree.rows)))));
+        damaged.extend(files.filter_map(|(name, why)| Some((name.clone(), why?))));
     }
     damaged
 }
@@ -374,6 +404,9 @@ fn info(args: &DbInfoArgs) -> anyhow::Result<ExitStatus> {
             &source.sha256[..source.sha256.len().min(16)],
             source.path
         )?;
+        if let Some(why) = &source.error {
+            writeln!(out, "        read only up to an error: {why}")?;
+        }
     }
     out.flush()?;
     drop(out);
@@ -401,16 +434,35 @@ fn info(args: &DbInfoArgs) -> anyhow::Result<ExitStatus> {
     Ok(ExitStatus::Clean)
 }
 
+/// A shard's `stats --partial`, which must count the games of its games
+/// file (one overwritten by another's would not).
+fn shard_stats(dir: &Path, shard: &Shard) -> anyhow::Result<Stats> {
+    let file = File::open(dir.join(&shard.stats))?;
+    let part = partial::read(BufReader::new(file))?;
+    let games = part.valid.games + part.invalid.games;
+    if games != shard.rows {
+        bail!("counts {games} games where the manifest says {}", shard.rows);
+    }
+    Ok(part)
+}
+
 /// `db stats`: the shards' partials merged, reported as `stats` does.
 fn stats(args: &DbStatsArgs) -> anyhow::Result<ExitStatus> {
     super::stats::one_standard_output(&args.report)?;
+    let report = &args.report;
+    for (flag, path) in
+        [("--partial", &report.partial), ("--csv", &report.csv), ("--plot", &report.plot)]
+    {
+        if let Some(path) = path {
+            outside(&args.dir, flag, path)?;
+        }
+    }
     let manifest = Manifest::open(&args.dir)?;
     let mut total = Stats::default();
     for shard in &manifest.shards {
         let path = args.dir.join(&shard.stats);
-        let file = File::open(&path).with_context(|| format!("reading {}", path.display()))?;
-        let part = partial::read(BufReader::new(file))
-            .with_context(|| format!("reading {}", path.display()))?;
+        let part =
+            shard_stats(&args.dir, shard).with_context(|| format!("reading {}", path.display()))?;
         total.merge(part);
     }
     report::write(&total, &super::stats::outputs(&args.report), &mut io::stdout().lock())?;
@@ -450,28 +502,52 @@ fn search(args: &DbSearchArgs, run: &super::Run) -> anyhow::Result<ExitStatus> {
     Ok(if matched == 0 { ExitStatus::Findings } else { ExitStatus::Clean })
 }
 
+/// Refuses an output (`flag`'s `path`) inside the database `dir`: a
+/// command that reads a database never replaces its files (its manifest,
+/// a shard) nor adds its own among them. Links are followed; a path not
+/// made yet is judged by its nearest existing directory.
+fn outside(dir: &Path, flag: &str, path: &Path) -> anyhow::Result<()> {
+    let Ok(database) = fs::canonicalize(dir) else { return Ok(()) };
+    if path.as_os_str() == "-" {
+        return Ok(());
+    }
+    let mut rest = Vec::new();
+    let mut at = std::path::absolute(path)?;
+    let inside = loop {
+        if let Ok(real) = fs::canonicalize(&at) {
+            break rest
+                .iter()
+                .rev()
+                .fold(real, |real, name| real.join(name))
+                .starts_with(&database);
+        }
+        let (Some(name), Some(parent)) = (at.file_name(), at.parent()) else { break false };
+        rest.push(name.to_owned());
+        at = parent.to_path_buf();
+    };
+    if inside {
+        bail!(
+            "{flag} {}: inside the database {}, whose files it would replace or mix with its \
+             own: give a path outside it",
+            path.display(),
+            dir.display()
+        );
+    }
+    Ok(())
+}
+
 /// `db export`: the matching games as PGN (or one SQLite file), into a
 /// file.
 fn export(args: &DbExportArgs, run: &super::Run) -> anyhow::Result<ExitStatus> {
     super::output_file("--output", &args.output)?;
     let manifest = Manifest::open(&args.dir)?;
-    // The database's own files (its manifest, a shard) are not replaced
-    // by the export.
-    let within = |dir: &Path| {
-        Some(crate::sink::atomic::resolve(&args.output)?.starts_with(fs::canonicalize(dir).ok()?))
-    };
-    if args.output.as_os_str() != "-" && within(&args.dir) == Some(true) {
-        bail!(
-            "-o {}: inside the database {}, whose files it would replace: give a path outside it",
-            args.output.display(),
-            args.dir.display()
-        );
-    }
+    outside(&args.dir, "-o", &args.output)?;
     if args.format == ExportFormat::Sqlite {
         return export_sqlite(args, &manifest, run);
     }
     let mut output = super::filter::Output::open(Some(&args.output), run)?;
-    let (games, status) = write_matches(&args.dir, &manifest, run, output.writer(), u64::MAX, args.quiet)?;
+    let (games, status) =
+        write_matches(&args.dir, &manifest, run, output.writer(), u64::MAX, args.quiet)?;
     output.finish()?;
     if !args.quiet {
         writeln!(io::stderr().lock(), "db export: {games} games")?;
@@ -692,6 +768,7 @@ fn find(args: &DbFindArgs, run: &super::Run) -> anyhow::Result<ExitStatus> {
 fn tree(args: &DbTreeArgs, run: &super::Run) -> anyhow::Result<ExitStatus> {
     if let Some(path) = &args.partial {
         super::output_file("--partial", path)?;
+        outside(&args.dir, "--partial", path)?;
     }
     let manifest = Manifest::open(&args.dir)?;
     let fens: Vec<String> = args.fen.iter().cloned().collect();
@@ -739,6 +816,9 @@ fn dupes(args: &DbDupesArgs, run: &super::Run) -> anyhow::Result<ExitStatus> {
         index::{Index, Selection},
         report::{self as dupes_report, Totals},
     };
+    if let Some(path) = &args.output {
+        outside(&args.dir, "-o", path)?;
+    }
     let manifest = Manifest::open(&args.dir)?;
     let keep = super::dupes::keep(args.keep);
     // Made first, as `dupes` makes it.

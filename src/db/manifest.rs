@@ -85,6 +85,11 @@ pub struct Source {
     pub modified: Option<i64>,
     /// Games of it in the database.
     pub games: u64,
+    /// Why its read stopped before its end (a compressed file cut short, a
+    /// file that is not PGN), when it did: its games before that are
+    /// stored, those after it are not.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
     /// The predicates `db build` stored its games under, as arguments
     /// (`--player=carlsen`); none when it stored them all.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -141,6 +146,16 @@ impl Default for Manifest {
     }
 }
 
+impl Shard {
+    /// Its files, relative to the directory: games, stats, positions, tree.
+    pub fn files(&self) -> impl Iterator<Item = &str> {
+        [self.games.as_str(), self.stats.as_str()]
+            .into_iter()
+            .chain(self.positions.iter().map(String::as_str))
+            .chain(self.tree.iter().map(|t| t.file.as_str()))
+    }
+}
+
 impl Manifest {
     /// Reads the manifest of `dir`; `None` when there is none (a new
     /// database).
@@ -166,13 +181,15 @@ impl Manifest {
         }
         let manifest: Manifest = serde_json::from_value(value)
             .with_context(|| format!("{}: corrupt manifest", path.display()))?;
-        let files = manifest.shards.iter().flat_map(|s| {
-            [&s.games, &s.stats]
-                .into_iter()
-                .chain(&s.positions)
-                .chain(s.tree.as_ref().map(|t| &t.file))
-        });
-        for name in files {
+        let rows: u64 = manifest.shards.iter().map(|s| s.rows).sum();
+        if rows != manifest.games {
+            bail!(
+                "{}: corrupt manifest: {} games in all, but its shards hold {rows}",
+                path.display(),
+                manifest.games
+            );
+        }
+        for name in manifest.shards.iter().flat_map(Shard::files) {
             let plain =
                 Path::new(name).components().all(|c| matches!(c, std::path::Component::Normal(_)));
             if !plain {

@@ -162,7 +162,8 @@ impl Originals {
             .iter()
             .map(|(id, games)| {
                 let path = self.sources.get(id).map_or("?", |s| s.path.as_str());
-                let games = if *games == 1 { "1 game".to_owned() } else { format!("{games} games") };
+                let games =
+                    if *games == 1 { "1 game".to_owned() } else { format!("{games} games") };
                 format!(
                     "{path}: {games} written from the database, not as their own bytes \
                      (the source is not where db build read it, or it changed since)"

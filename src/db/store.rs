@@ -123,8 +123,8 @@ pub struct Store {
     /// Their files, removed unless kept ([`Store::keep`]): a run that ends
     /// before its manifest is written leaves none behind.
     provisional: Vec<Provisional>,
-    /// The inputs that could not be read to the end.
-    pub failed: Vec<String>,
+    /// The inputs that could not be read to the end (as given), and why.
+    pub failed: Vec<(String, String)>,
 }
 
 /// The shard being written.
@@ -562,7 +562,7 @@ impl Sink<Row> for Store {
     }
 
     fn input_error(&mut self, error: &crate::source::InputError) -> io::Result<()> {
-        self.failed.push(error.path.clone());
+        self.failed.push((error.path.clone(), error.source.to_string()));
         crate::sink::report_input_error(error)
     }
 

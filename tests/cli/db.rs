@@ -810,6 +810,7 @@ fn info_checks_each_file_against_the_manifest() {
     let text = fs::read_to_string(&manifest_path).unwrap();
     let mut edited = manifest(dir.path());
     edited["shards"][0]["rows"] = 7.into();
+    edited["games"] = 7.into();
     fs::write(&manifest_path, serde_json::to_string(&edited).unwrap()).unwrap();
     let wrong = info();
     assert_eq!(wrong.code, Some(2), "{}", wrong.stderr);
@@ -1293,5 +1294,151 @@ fn fen_names_a_chess_position_for_filter_search_find_and_tree_alike() {
         assert_eq!(tree.code, Some(0), "{args:?}: {}", tree.stderr);
         let games = tree.stdout.lines().nth(1).and_then(|root| root.split(',').nth(4));
         assert_eq!(games, Some("2"), "{args:?}: {}", tree.stdout);
+    }
+}
+
+#[test]
+fn a_source_given_by_a_relative_path_is_found_from_anywhere_and_a_rewrite_is_said() {
+    let work = tempfile::tempdir().unwrap();
+    let sample = fs::read(fixture("sample.pgn")).unwrap();
+    fs::write(work.path().join("sample.pgn"), &sample).unwrap();
+    let built = crate::util::Arbiter::new(&["db", "build", "-q", "sample.pgn", "-o", "deep/db"])
+        .current_dir(work.path())
+        .run();
+    assert_eq!(built.code, Some(0), "{}", built.stderr);
+    let dir = work.path().join("deep/db");
+    let out = work.path().join("out.pgn");
+    // From another directory, where `sample.pgn` names nothing.
+    let elsewhere = tempfile::tempdir().unwrap();
+    let export = |extra: &[&str]| {
+        let mut args = vec!["db", "export", path(&dir), "-o", path(&out)];
+        args.extend_from_slice(extra);
+        let run = crate::util::Arbiter::new(&args).current_dir(elsewhere.path()).run();
+        assert_eq!(run.code, Some(0), "{}", run.stderr);
+        run.stderr
+    };
+    let stderr = export(&[]);
+    assert_eq!(fs::read(&out).unwrap(), sample, "not the source's bytes");
+    assert!(!stderr.contains("written from the database"), "{stderr}");
+    // Gone: the games come from the columns, and a line says so.
+    fs::rename(work.path().join("sample.pgn"), work.path().join("moved.pgn")).unwrap();
+    let stderr = export(&[]);
+    assert!(
+        stderr.contains("sample.pgn: 207 games written from the database, not as their own bytes"),
+        "{stderr}"
+    );
+    assert_eq!(jsonl(&["games", "-q", path(&out)]).len(), 207);
+    assert!(!export(&["-q"]).contains("written from"), "-q keeps it quiet");
+}
+
+#[test]
+fn db_build_reads_regular_files_only_and_never_records_a_pipe() {
+    let work = tempfile::tempdir().unwrap();
+    let dir = work.path().join("db");
+    let sample = fs::read(fixture("sample.pgn")).unwrap();
+    // A pipe read once for its digest would be empty for its games.
+    let piped = crate::util::Arbiter::new(&["db", "build", "/dev/stdin", "-o", path(&dir)])
+        .stdin(&sample)
+        .run();
+    assert_eq!(piped.code, Some(2), "{}", piped.stderr);
+    assert!(piped.stderr.contains("not a regular file"), "{}", piped.stderr);
+    // A FIFO with no writer would block the second open for ever.
+    let fifo = work.path().join("fifo");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    if made.is_ok_and(|s| s.success()) {
+        let args = ["db", "build", path(&fifo), "-o", path(&dir)];
+        let run = crate::util::Arbiter::new(&args).within(std::time::Duration::from_secs(60)).run();
+        assert_eq!(run.code, Some(2), "{}", run.stderr);
+        assert!(run.stderr.contains("not a regular file"), "{}", run.stderr);
+    } else {
+        eprintln!("skipped the FIFO: no mkfifo on this system");
+    }
+    assert_eq!(manifest(&dir)["sources"], serde_json::json!([]));
+    // The file itself is not taken for one already read.
+    build(&[fixture("sample.pgn")], &dir, &[]);
+    assert_eq!(manifest(&dir)["games"], 207);
+}
+
+#[test]
+fn a_source_read_only_in_part_is_an_error_at_every_build() {
+    let work = tempfile::tempdir().unwrap();
+    let whole = fs::read(fixture("bad-input/game_too_large.pgn.zst")).unwrap();
+    let cut = work.path().join("cut.pgn.zst");
+    fs::write(&cut, &whole[..whole.len() / 2]).unwrap();
+    let dir = work.path().join("db");
+    let args = ["db", "build", "-q", path(&cut), &fixture("sample.pgn"), "-o", path(&dir)];
+    let first = run(&args);
+    assert_eq!(first.code, Some(2), "{}", first.stderr);
+    let sources = manifest(&dir)["sources"].clone();
+    assert!(sources[0]["error"].as_str().is_some_and(|e| !e.is_empty()), "{sources}");
+    assert_eq!(sources[1].get("error"), None, "{sources}");
+    // Built again: nothing changes, and the error is said again.
+    let again = run(&args);
+    assert_eq!(again.code, Some(2), "{}", again.stderr);
+    assert!(again.stderr.contains("read only up to an error"), "{}", again.stderr);
+    assert_eq!(manifest(&dir)["sources"], sources);
+    let info = run(&["db", "info", path(&dir)]);
+    assert!(info.stdout.contains("read only up to an error"), "{}", info.stdout);
+}
+
+#[test]
+fn no_command_that_reads_a_database_writes_inside_it() {
+    let work = tempfile::tempdir().unwrap();
+    let dir = work.path().join("db");
+    build(&[fixture("sample.pgn")], &dir, &["--tree", "--shard-games", "100"]);
+    let before = snapshot(&dir);
+    let inside = |name: &str| dir.join(name).to_str().unwrap().to_owned();
+    let db = path(&dir).to_owned();
+    let attempts: [Vec<String>; 5] = [
+        ["db", "dupes", &db, "--unique", "-o", &inside("manifest.json")].map(String::from).into(),
+        ["db", "stats", &db, "--partial", &inside("stats/part-000001.json")]
+            .map(String::from)
+            .into(),
+        ["db", "stats", &db, "--csv", &inside("new/tables")].map(String::from).into(),
+        ["db", "tree", &db, "--partial", &inside("tree/part-000001.parquet")]
+            .map(String::from)
+            .into(),
+        ["db", "export", &db, "-o", &inside("games/x.pgn")].map(String::from).into(),
+    ];
+    for args in &attempts {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let refused = run(&args);
+        assert_eq!(refused.code, Some(2), "{args:?}: {}", refused.stderr);
+        assert!(refused.stderr.contains("inside the database"), "{args:?}: {}", refused.stderr);
+    }
+    assert_eq!(snapshot(&dir), before);
+    assert!(!dir.join("new").exists());
+    assert_eq!(run(&["db", "info", &db]).code, Some(0));
+}
+
+#[test]
+fn a_stats_partial_or_a_total_that_disagrees_with_the_shards_is_damage() {
+    let work = tempfile::tempdir().unwrap();
+    let dir = work.path().join("db");
+    build(&[fixture("sample.pgn")], &dir, &["--shard-games", "100"]);
+    let db = path(&dir).to_owned();
+    // Another shard's partial in place of the first's.
+    let stats = dir.join("stats");
+    let first = fs::read(stats.join("part-000001.json")).unwrap();
+    fs::copy(stats.join("part-000003.json"), stats.join("part-000001.json")).unwrap();
+    let info = run(&["db", "info", &db]);
+    assert_eq!(info.code, Some(2), "{}", info.stderr);
+    assert!(
+        info.stderr.contains("stats/part-000001.json: unreadable (counts 7 games"),
+        "{}",
+        info.stderr
+    );
+    let stats_run = run(&["db", "stats", &db]);
+    assert_eq!(stats_run.code, Some(2), "{}", stats_run.stderr);
+    fs::write(stats.join("part-000001.json"), first).unwrap();
+    assert_eq!(run(&["db", "stats", &db]).code, Some(0));
+    // A total edited in the manifest.
+    let text = fs::read_to_string(dir.join("manifest.json")).unwrap();
+    fs::write(dir.join("manifest.json"), text.replace("\n  \"games\": 207", "\n  \"games\": 999"))
+        .unwrap();
+    for command in ["info", "stats", "search"] {
+        let run = run(&["db", command, &db]);
+        assert_eq!(run.code, Some(2), "{command}: {}", run.stderr);
+        assert!(run.stderr.contains("999 games in all, but its shards hold 207"), "{}", run.stderr);
     }
 }
