@@ -28,16 +28,22 @@ pub(super) fn run(args: WinnableArgs) -> anyhow::Result<ExitStatus> {
     let mut out = io::stdout().lock();
     // A bad position is reported and the others analysed: exit status 2.
     let mut bad = 0;
-    for fen in &args.fens {
-        match position(fen) {
+    for words in arguments(&args.fens) {
+        let analysed = match words {
+            [fen] if !lone_field(fen) => {
+                position(fen).map_err(|error| format!("position {fen:?}: {error:#}"))
+            }
+            _ => Err(split(words)),
+        };
+        match analysed {
             Ok(pos) => {
                 let (white, black) = verdicts(&pos, args.budget);
-                writeln!(out, "{}{} {fen}", letter(white, 'W'), letter(black, 'B'))?;
+                writeln!(out, "{}{} {}", letter(white, 'W'), letter(black, 'B'), words[0])?;
             }
-            Err(error) => {
+            Err(message) => {
                 bad += 1;
                 out.flush()?;
-                writeln!(io::stderr().lock(), "arbiter: position {fen:?}: {error:#}")?;
+                writeln!(io::stderr().lock(), "arbiter: {message}")?;
             }
         }
     }
@@ -57,6 +63,61 @@ pub(super) fn run(args: WinnableArgs) -> anyhow::Result<ExitStatus> {
     } else {
         ExitStatus::Clean
     })
+}
+
+/// The FEN arguments, each with the lone FEN fields that follow it. A FEN
+/// left unquoted reaches us as its placement and up to five words more
+/// (`winnable 8/8/8/8/8/8/8/8 w - - 0 1`): one mistake, said once, not six
+/// positions refused one by one. Only a one-word argument takes the fields
+/// after it, so a whole FEN followed by a stray word is still analysed.
+fn arguments(fens: &[String]) -> Vec<&[String]> {
+    let mut groups = Vec::new();
+    let mut start = 0;
+    while start < fens.len() {
+        let mut end = start + 1;
+        if fens[start].split_ascii_whitespace().count() == 1 {
+            while end < fens.len() && lone_field(&fens[end]) {
+                end += 1;
+            }
+        }
+        groups.push(&fens[start..end]);
+        start = end;
+    }
+    groups
+}
+
+/// Whether `word` is a FEN field that is never a placement: a side to
+/// move, castling rights (Chess960's files with an uppercase one, so that
+/// a word such as `bad` is not taken for them), an en passant square, a
+/// move counter or `-`.
+fn lone_field(word: &str) -> bool {
+    let bytes = word.as_bytes();
+    let castling = |b: &u8| b"KQkq".contains(b);
+    let files = |b: &u8| matches!(b, b'A'..=b'H' | b'a'..=b'h');
+    matches!(word, "w" | "b" | "-")
+        || (!bytes.is_empty() && bytes.iter().all(u8::is_ascii_digit))
+        || (!bytes.is_empty() && bytes.len() <= 4 && bytes.iter().all(castling))
+        || (bytes.len() <= 4 && bytes.iter().all(files) && bytes.iter().any(u8::is_ascii_uppercase))
+        || matches!(bytes, [b'a'..=b'h', b'3' | b'6'])
+}
+
+/// Why `words` (more than one argument, or a lone FEN field) are no
+/// position: the shell split a FEN at its spaces.
+fn split(words: &[String]) -> String {
+    let joined = words.join(" ");
+    if lone_field(&words[0]) {
+        let fields = if words.len() == 1 { "a FEN field" } else { "FEN fields" };
+        format!(
+            "position {joined:?}: {fields} without the rest of the FEN: \
+             the shell splits an unquoted FEN at its spaces; quote each FEN whole"
+        )
+    } else {
+        format!(
+            "position {joined:?}: a FEN split into {} arguments: the shell splits an \
+             unquoted FEN at its spaces; quote it whole, '{joined}'",
+            words.len()
+        )
+    }
 }
 
 /// A FEN as a standard position, or a Chess960 one when its castling

@@ -9,7 +9,7 @@ use shakmaty::{
     Square, san::San,
 };
 
-use crate::chess::identity::{legal_en_passant, parse_fen};
+use crate::chess::identity::{legal_en_passant, not_a_placement, parse_fen};
 
 /// One test of a game's positions or moves.
 #[derive(Debug, Clone)]
@@ -218,7 +218,7 @@ impl BoardTest {
 pub fn placement(text: &str) -> Result<Board, String> {
     let field = text.split_whitespace().next().unwrap_or("");
     Board::from_ascii_board_fen(field.as_bytes())
-        .map_err(|error| format!("--placement {text}: {error}"))
+        .map_err(|_| format!("--placement {text}: {}", not_a_placement(field)))
 }
 
 /// A material signature, `KRPvKR`: White's pieces, `v`, Black's, kings

@@ -302,10 +302,15 @@ impl Builder {
                 let strict = self.strict;
                 let tests = clause(&parsed, |text| match key {
                     Key::Fen => Identity::parse(text)
-                        // A placement alone is what `--placement` matches.
-                        .map_err(|error| match text.split_ascii_whitespace().count() {
-                            1 => format!("{error}; or --placement {text}"),
-                            _ => error,
+                        // A placement alone is what `--placement` matches;
+                        // a word that is no placement is not pointed there.
+                        .map_err(|error| {
+                            let alone = text.split_ascii_whitespace().count() == 1;
+                            if alone && board::placement(text).is_ok() {
+                                format!("{error}; or --placement {text}")
+                            } else {
+                                error
+                            }
                         })
                         .map(|identity| BoardTest::Position(identity.clone(), identity.reach())),
                     Key::Placement => board::placement(text).map(|b| {

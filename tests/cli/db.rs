@@ -1011,6 +1011,33 @@ fn key_prints_the_identity_of_a_position_as_db_key_does() {
     assert_eq!(find.code, Some(2), "{}", find.stderr);
 }
 
+/// A word that is no FEN is told that its placement is not one, not told
+/// to add the fields a valid placement lacks; a bad field is named.
+#[test]
+fn key_names_what_is_wrong_with_a_fen() {
+    let garbage = run(&["key", "garbage"]);
+    assert_eq!(garbage.code, Some(2), "{}", garbage.stderr);
+    assert_eq!(
+        garbage.stderr.lines().next().unwrap_or_default(),
+        "arbiter: error: FEN \"garbage\": \"garbage\" is not a FEN's board placement (8 ranks, \
+         the 8th first, separated by `/`, of pieces `KQRBNPkqrbnp` and counts of empty squares \
+         `1` to `8`)"
+    );
+    assert!(!garbage.stderr.contains("side to move"), "{}", garbage.stderr);
+    for (fen, said) in [
+        ("xx w - -", "\"xx\" is not a FEN's board placement"),
+        ("8/8/8/8/8/8/8/8 x - -", "the side to move \"x\" is not `w` or `b`"),
+        ("8/8/8/8/8/8/8/8 w KQx -", "the castling rights \"KQx\" are not valid"),
+        ("8/8/8/8/8/8/8/8 w - z9", "the en passant square \"z9\" is not a square"),
+        ("8/8/8/8/8/8/8/8 w - - 0 x", "the fullmove number is not a number"),
+        ("", "an empty FEN"),
+    ] {
+        let out = run(&["key", fen]);
+        assert_eq!(out.code, Some(2), "{fen}: {}", out.stderr);
+        assert!(out.stderr.contains(said), "{fen}: {}", out.stderr);
+    }
+}
+
 #[test]
 fn a_source_changed_since_the_build_is_not_read_back() {
     let work = tempfile::tempdir().unwrap();

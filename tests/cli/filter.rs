@@ -249,6 +249,33 @@ fn no_match_exits_1_and_bad_predicates_exit_2() {
     assert!(illegal.stderr.contains("2. Nf6 is not legal after 1. e4 e5"), "{}", illegal.stderr);
 }
 
+/// `--fen` of a word that is no placement says so, and does not point to
+/// `--placement`, which would refuse it too; a placement alone is still
+/// pointed there.
+#[test]
+fn a_fen_that_is_no_placement_is_told_so() {
+    let path = fixture(GAMES);
+    let xyz = run(&["filter", "-q", "--fen", "xyz", &path]);
+    assert_eq!(xyz.code, Some(2), "{}", xyz.stderr);
+    assert!(
+        xyz.stderr.starts_with("arbiter: error: --fen xyz: \"xyz\" is not a FEN's board placement"),
+        "{}",
+        xyz.stderr
+    );
+    assert!(!xyz.stderr.contains("side to move"), "{}", xyz.stderr);
+    assert!(!xyz.stderr.contains("--placement"), "{}", xyz.stderr);
+    let placement = run(&["filter", "-q", "--placement", "xyz", &path]);
+    assert_eq!(placement.code, Some(2), "{}", placement.stderr);
+    assert!(
+        placement.stderr.contains("--placement xyz: \"xyz\" is not a FEN's board placement"),
+        "{}",
+        placement.stderr
+    );
+    let alone = run(&["filter", "-q", "--fen", "8/8/8/8/8/8/8/8", &path]);
+    assert!(alone.stderr.contains("a FEN with only the placement"), "{}", alone.stderr);
+    assert!(alone.stderr.contains("; or --placement 8/8/8/8/8/8/8/8"), "{}", alone.stderr);
+}
+
 /// An output file whose path is a directory is refused before any game is
 /// read, naming the option and saying what to give instead.
 #[test]

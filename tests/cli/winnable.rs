@@ -113,3 +113,36 @@ fn bad_lines_are_errors_and_the_others_are_analysed() {
     assert!(fens.stdout.starts_with("W- 8/8/3k4"), "{}", fens.stdout);
     assert_eq!(run(&["winnable"]).code, Some(2));
 }
+
+/// A word that is no FEN is told that its placement is not one; a FEN
+/// left unquoted, split by the shell into six arguments, is one error
+/// that says to quote it, not six; a whole FEN after it is still analysed.
+#[test]
+fn a_bad_or_unquoted_fen_is_named_once() {
+    let xx = run(&["winnable", "xx"]);
+    assert_eq!(xx.code, Some(2), "{}", xx.stderr);
+    assert!(xx.stderr.contains("\"xx\" is not a FEN's board placement"), "{}", xx.stderr);
+    assert!(!xx.stderr.contains("side to move"), "{}", xx.stderr);
+    let good = "8/8/3k4/8/5Q2/8/2K5/8 b - - 0 1";
+    let mut args = vec!["winnable"];
+    args.extend("8/8/8/8/8/8/8/8 w - - 0 1".split(' '));
+    args.extend([good, "w"]);
+    let split = run(&args);
+    assert_eq!(split.code, Some(2), "{}", split.stderr);
+    let lines: Vec<&str> = split.stderr.lines().collect();
+    assert_eq!(lines.len(), 2, "{}", split.stderr);
+    assert!(
+        lines[0].contains(
+            "position \"8/8/8/8/8/8/8/8 w - - 0 1\": a FEN split into 6 arguments: the shell \
+             splits an unquoted FEN at its spaces; quote it whole, '8/8/8/8/8/8/8/8 w - - 0 1'"
+        ),
+        "{}",
+        split.stderr
+    );
+    assert!(
+        lines[1].contains("position \"w\": a FEN field without the rest of the FEN"),
+        "{}",
+        split.stderr
+    );
+    assert_eq!(split.stdout, format!("W- {good}\n"));
+}
