@@ -43,7 +43,9 @@ pub(super) fn run(args: WinnableArgs) -> anyhow::Result<ExitStatus> {
             Err(message) => {
                 bad += 1;
                 out.flush()?;
-                writeln!(io::stderr().lock(), "arbiter: {message}")?;
+                // Prefixed as every command's errors are, fatal or not (an
+                // unreadable input is one line too, and the run goes on).
+                writeln!(io::stderr().lock(), "arbiter: error: {message}")?;
             }
         }
     }
@@ -268,7 +270,7 @@ fn check_file(
             Err(error) => {
                 tally.bad += 1;
                 out.flush()?;
-                writeln!(io::stderr().lock(), "arbiter: {}: {error:#}", where_())?;
+                writeln!(io::stderr().lock(), "arbiter: error: {}: {error:#}", where_())?;
                 continue;
             }
         };

@@ -111,6 +111,10 @@ fn bad_lines_are_errors_and_the_others_are_analysed() {
     assert_eq!(fens.code, Some(2), "{}", fens.stderr);
     assert!(fens.stderr.contains("\"not a fen\""), "{}", fens.stderr);
     assert!(fens.stdout.starts_with("W- 8/8/3k4"), "{}", fens.stdout);
+    // Said as every command says an error, though the run goes on.
+    for stderr in [&bad.stderr, &fens.stderr] {
+        assert!(stderr.lines().all(|l| l.starts_with("arbiter: error: ")), "{stderr}");
+    }
     assert_eq!(run(&["winnable"]).code, Some(2));
 }
 
