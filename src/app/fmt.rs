@@ -81,7 +81,7 @@ fn rewrite(file: &Path, run: &super::Run, args: &FmtArgs) -> anyhow::Result<()> 
     }
     let temp = Replacement::begin(&path).context("creating a temporary file")?;
     let wtr = Limited { inner: BufWriter::new(temp.file()), left: args.fail_after_bytes };
-    let mut sink = PgnSink::new(wtr, false);
+    let mut sink = PgnSink::new(wtr, false).reported_as(source::display(file));
     let mut failed_input = None;
     let summary = pipeline::run(
         std::slice::from_ref(&path),

@@ -25,6 +25,9 @@ pub struct PgnSink<W: Write> {
     notes: bool,
     /// Joins the games: one copied as it is may end mid-line.
     joiner: Joiner,
+    /// The file name games are reported under, when not their record's
+    /// (see [`PgnSink::reported_as`]).
+    name: Option<String>,
 }
 
 impl<W: Write> PgnSink<W> {
@@ -39,7 +42,16 @@ impl<W: Write> PgnSink<W> {
             left_out: 0,
             notes: true,
             joiner: Joiner::default(),
+            name: None,
         }
+    }
+
+    /// Names the games' file `name` on standard error instead of as their
+    /// records do: `fmt --in-place` reads a file by its resolved path (so
+    /// that a link changed meanwhile cannot swap the file it rewrites),
+    /// but reports it by the path as given, as `fmt --check` does.
+    pub fn reported_as(self, name: String) -> Self {
+        PgnSink { name: Some(name), ..self }
     }
 
     /// Counts the games not formatted without naming each on standard
@@ -51,7 +63,8 @@ impl<W: Write> PgnSink<W> {
 
 impl<W: Write> Sink<Export> for PgnSink<W> {
     fn record(&mut self, r: &GameRecord, export: Export) -> io::Result<ControlFlow<()>> {
-        let game = format!("{}:{}: game {}", r.file, r.line, r.index);
+        let file = self.name.as_deref().unwrap_or(&r.file);
+        let game = format!("{file}:{}: game {}", r.line, r.index);
         if let Some(why) = export.unformatted {
             self.unformatted += 1;
             // A game with an error says which.
@@ -70,7 +83,7 @@ impl<W: Write> Sink<Export> for PgnSink<W> {
             if export.changed {
                 writeln!(self.wtr, "{game} would be reformatted")?;
                 if let Some(diff) = &export.diff {
-                    diff.write(&mut self.wtr, &r.file, r.line)?;
+                    diff.write(&mut self.wtr, file, r.line)?;
                 }
             }
         } else {

@@ -471,6 +471,28 @@ fn r21_in_place_follows_links_refuses_hard_links_and_keeps_the_owner() {
     assert_eq!(fs::metadata(&file).unwrap().permissions().mode() & 0o7777, 0o4751);
 }
 
+/// A game not formatted is reported by the path as given, in place as
+/// with `--check` (in place once named it by the resolved, absolute path,
+/// and a link by its target's).
+#[test]
+fn in_place_reports_a_file_by_the_path_as_given() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let pgn = "[Event \"E\"]\n[Foo]\n\n1. e4 e5 *\n";
+    fs::write(dir.path().join("o1.pgn"), pgn).expect("write");
+    std::os::unix::fs::symlink("o1.pgn", dir.path().join("link.pgn")).expect("symlink");
+    let said = "1: game 1: not formatted, copied as it is: a tag line cannot be read\n";
+    for (args, name) in [
+        (&["fmt", "--check", "o1.pgn"][..], "o1.pgn"),
+        (&["fmt", "--in-place", "o1.pgn"], "o1.pgn"),
+        (&["fmt", "--in-place", "./link.pgn"], "./link.pgn"),
+    ] {
+        let done = Arbiter::new(args).current_dir(dir.path()).run();
+        assert_eq!(done.code, Some(if args[1] == "--check" { 1 } else { 0 }), "{}", done.stderr);
+        assert_eq!(done.stderr, format!("{name}:{said}"), "{args:?}");
+    }
+    assert_eq!(fs::read_to_string(dir.path().join("o1.pgn")).expect("read"), pgn);
+}
+
 /// The temporary files of `fmt --in-place` in `dir` (named
 /// `.NAME.XXXXXX.arbiter-tmp`).
 fn temporary_files(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
