@@ -296,6 +296,7 @@ mod tests {
             positions: Vec::new(),
             tree: None,
         });
+        manifest.games = 3;
         manifest.write(dir.path()).unwrap();
         assert_eq!(Manifest::read(dir.path()).unwrap(), Some(manifest.clone()));
         let text = fs::read_to_string(dir.path().join(FILE)).unwrap();
