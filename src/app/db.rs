@@ -341,7 +341,8 @@ fn damaged_files(dir: &Path, manifest: &Manifest) -> Vec<(String, String)> {
     let mut damaged = Vec::new();
     for shard in &manifest.shards {
         let stats = shard_stats(dir, shard).err().map(|why| format!("unreadable ({why:#})"));
-        let files = [(&shard.games, check(&shard.games, Some(shard.rows))), (&shard.stats, stats)]
+        let games = check(&shard.games, Some(shard.rows)).or_else(|| games_schema(dir, shard));
+        let files = [(&shard.games, games), (&shard.stats, stats)]
             .into_iter()
             .chain(shard.positions.iter().map(|name| (name, check(name, None))))
             .chain(shard.tree.iter().map(|tree| (&tree.file, check(&tree.file, Some(tree.rows)))));
@@ -432,6 +433,17 @@ fn info(args: &DbInfoArgs) -> anyhow::Result<ExitStatus> {
         return Ok(ExitStatus::Error);
     }
     Ok(ExitStatus::Clean)
+}
+
+/// Why a shard's games file does not have the games table's columns,
+/// if it does not (another Parquet file in its place).
+fn games_schema(dir: &Path, shard: &Shard) -> Option<String> {
+    let file = File::open(dir.join(&shard.games)).ok()?;
+    let builder = parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder::try_new(file);
+    let error = builder
+        .map_err(anyhow::Error::from)
+        .and_then(|builder| crate::db::table::check_schema(builder.schema()));
+    error.err().map(|why| format!("not a games file of this format ({why})"))
 }
 
 /// A shard's `stats --partial`, which must count the games of its games

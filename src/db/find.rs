@@ -82,13 +82,17 @@ fn may_hold_any(group: &RowGroupMetaData, column: usize, ids: &[i64]) -> bool {
     }
 }
 
-/// Opens a Parquet file with its offset index (to skip pages a row
-/// selection does not touch).
+/// Opens a games file with its offset index (to skip pages a row
+/// selection does not touch), which must have the games table's columns:
+/// another file in its place would answer "no game", not an error.
 fn open(path: &Path) -> anyhow::Result<ParquetRecordBatchReaderBuilder<File>> {
     let what = || format!("reading {}", path.display());
     let file = File::open(path).with_context(what)?;
     let options = ArrowReaderOptions::new().with_page_index_policy(PageIndexPolicy::Optional);
-    ParquetRecordBatchReaderBuilder::try_new_with_options(file, options).with_context(what)
+    let builder =
+        ParquetRecordBatchReaderBuilder::try_new_with_options(file, options).with_context(what)?;
+    super::table::check_schema(builder.schema()).with_context(what)?;
+    Ok(builder)
 }
 
 /// The `(game_id, ply)` of every occurrence of the position `key` in the

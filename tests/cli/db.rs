@@ -817,6 +817,33 @@ fn info_checks_each_file_against_the_manifest() {
     assert!(wrong.stderr.contains("holds 207 rows where the manifest says 7"), "{}", wrong.stderr);
     fs::write(&manifest_path, text).unwrap();
     assert_eq!(info().code, Some(0));
+    // Another table of as many rows in the games file's place: an error
+    // for `info` and the readers, never "no game".
+    let games = dir.path().join("games/part-000001.parquet");
+    let original = fs::read(&games).unwrap();
+    let column: arrow_array::ArrayRef =
+        std::sync::Arc::new(arrow_array::Int64Array::from((0..207).collect::<Vec<i64>>()));
+    let table = arrow_array::RecordBatch::try_from_iter([("x", column)]).unwrap();
+    let mut writer = parquet::arrow::ArrowWriter::try_new(
+        fs::File::create(&games).unwrap(),
+        table.schema(),
+        None,
+    )
+    .unwrap();
+    writer.write(&table).unwrap();
+    writer.close().unwrap();
+    let start = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
+    for args in [
+        vec!["db", "info", path(dir.path())],
+        vec!["db", "find", path(dir.path()), "--fen", start],
+        vec!["db", "tree", path(dir.path()), "--depth", "2"],
+    ] {
+        let run = run(&args);
+        assert_eq!(run.code, Some(2), "{args:?}: {}", run.stderr);
+        assert!(run.stderr.contains("part-000001.parquet"), "{args:?}: {}", run.stderr);
+    }
+    fs::write(&games, original).unwrap();
+    assert_eq!(info().code, Some(0));
 }
 
 /// The files under `dir`, at any depth.
