@@ -524,7 +524,11 @@ fn outside(dir: &Path, flag: &str, path: &Path) -> anyhow::Result<()> {
         return Ok(());
     }
     let mut rest = Vec::new();
-    let mut at = std::path::absolute(path)?;
+    // A link is followed even when it names nothing yet.
+    let mut at = match crate::sink::atomic::resolve(path) {
+        Some(resolved) => resolved,
+        None => std::path::absolute(path)?,
+    };
     let inside = loop {
         if let Ok(real) = fs::canonicalize(&at) {
             break rest
@@ -679,8 +683,9 @@ fn write_matches(
 }
 
 /// Says which sources' games were written from the database rather than
-/// as their own bytes (unless `quiet`), and why each game that could not be written was
-/// not (five, then how many more): exit status 2 when there is one.
+/// as their own bytes (unless `quiet`), and why each game that could not
+/// be written was not (five, then how many more): exit status 2 when
+/// there is one.
 fn not_written(run: &super::Run, originals: &Originals, quiet: bool) -> io::Result<ExitStatus> {
     from_columns(run, originals, quiet)?;
     let skipped = originals.skipped();

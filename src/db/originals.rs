@@ -68,8 +68,10 @@ enum Opened {
     Plain { file: File, size: u64, check: bool },
     /// Compressed and unchanged, at this path.
     Compressed(PathBuf),
-    /// Missing, changed, unreadable, or compressed when streams are off.
+    /// Missing, changed or unreadable.
     Gone,
+    /// Compressed, and streams are off.
+    Unstreamed,
 }
 
 /// A compressed source's decoder, and how far it has read.
@@ -164,10 +166,11 @@ impl Originals {
                 let path = self.sources.get(id).map_or("?", |s| s.path.as_str());
                 let games =
                     if *games == 1 { "1 game".to_owned() } else { format!("{games} games") };
-                format!(
-                    "{path}: {games} written from the database, not as their own bytes \
-                     (the source is not where db build read it, or it changed since)"
-                )
+                let why = match self.opened.get(id) {
+                    Some(Opened::Unstreamed) => "a lookup does not decompress a whole source",
+                    _ => "the source is not where db build read it, or it changed since",
+                };
+                format!("{path}: {games} written from the database, not as their own bytes ({why})")
             })
             .collect()
     }
@@ -242,7 +245,7 @@ impl Originals {
                 }
                 text
             }
-            Opened::Gone => None,
+            Opened::Gone | Opened::Unstreamed => None,
         }
     }
 
@@ -266,9 +269,9 @@ impl Originals {
         (skipped == gap && read as u64 == end - start).then_some(text)
     }
 
-    /// Looks a source up: as its path was given to `db build` (relative to
-    /// here), by its absolute path then, then from the database's
-    /// directory's parent. It
+    /// Looks a source up: by its path as given to `db build` (from the
+    /// current directory), else by its absolute path then, else from the
+    /// database's directory's parent. It
     /// must have the size the manifest has, and its digest; a lookup
     /// (no streams) takes an uncompressed file of the same modification
     /// time instead, checking its games one by one, and never digests a
@@ -284,7 +287,7 @@ impl Originals {
             }
             let Ok(compressed) = source::is_compressed(&path) else { continue };
             if compressed && !self.streams {
-                return Opened::Gone;
+                return Opened::Unstreamed;
             }
             let timed = !self.streams
                 && source.modified.is_some_and(|time| manifest::modified(&path) == Some(time));
