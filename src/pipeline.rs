@@ -5,7 +5,9 @@
 //! chunks in parallel, one `Replayer` per worker; the calling thread puts
 //! the results back in input order, numbers their games and lines, and
 //! hands them to the sink. A fixed number of chunks is in
-//! flight at any time, so memory does not grow with the input, and the
+//! flight at any time, and a chunk's records travel a piece at a time
+//! (its worker waits while a few wait for the sink), so memory grows
+//! neither with the input nor with how many games a chunk holds; the
 //! output is the same for any number of threads or any chunk size.
 //!
 //! Consumers are observers of the replay (`replay::observer`): `run`
@@ -78,18 +80,31 @@ enum Outcome<T> {
     Done,
 }
 
-/// A chunk's games, their records and the observer's outputs, with lines
-/// counted from the chunk's first and games from its first: the chunker
-/// does not read a chunk's bytes, so games are numbered, and lines made
-/// lines of the input, when the records are put back in order.
-struct Replayed<T> {
-    games: Vec<(GameRecord, T)>,
-    count: ChunkCount,
+/// A part of a chunk's games, their records and the observer's outputs,
+/// with lines counted from the chunk's first and games from its first: the
+/// chunker does not read a chunk's bytes, so games are numbered, and lines
+/// made lines of the input, when the records are put back in order.
+enum Piece<T> {
+    /// The next games of the chunk.
+    Games(Vec<(GameRecord, T)>),
+    /// Its last games, and what it held.
+    Last(Vec<(GameRecord, T)>, ChunkCount),
 }
+
+/// A chunk's records, as its worker sends them, a piece at a time.
+type Pieces<T> = Receiver<Piece<T>>;
 
 /// Chunks in flight per worker thread: enough to keep every core busy while
 /// one chunk is slow, few enough to keep memory flat.
 const IN_FLIGHT_PER_JOB: usize = 4;
+
+/// Games a piece holds, and pieces a chunk may have waiting for the sink:
+/// a chunk's records are held up to `PIECE_GAMES * (PIECES_WAITING + 1)`
+/// games (8,192, games of 256 bytes in 2 MiB; real games are 1 to 2 KB),
+/// so that a chunk of tiny games (60,000 of them in 2 MiB) costs no more
+/// memory than one of real games: its worker waits for the sink instead.
+const PIECE_GAMES: usize = 1024;
+const PIECES_WAITING: usize = 7;
 
 /// Replays every game of `paths`, each worker with an observer of its own
 /// made by `observer`, and hands each record with its observer's output to
@@ -107,10 +122,21 @@ pub fn run<O: Observer>(
 where
     O::Output: Send,
 {
-    let replay_chunk = |(replayer, observer): &mut (Replayer, O), chunk: &Chunk| {
+    let replay_chunk = |(replayer, observer): &mut (Replayer, O),
+                        chunk: &Chunk,
+                        out: &mut dyn FnMut(Pieces<_>)| {
+        // The receiver goes first, so that the sink drains it as it fills.
+        let (pieces, receiver) = sync_channel(PIECES_WAITING);
+        out(receiver);
         let mut games = Vec::new();
-        let count = replayer.replay(chunk, observer, |record, output| games.push((record, output)));
-        Replayed { games, count }
+        let count = replayer.replay(chunk, observer, |record, output| {
+            games.push((record, output));
+            if games.len() == PIECE_GAMES {
+                // A sink that stopped has dropped the receiver.
+                let _ = pieces.send(Piece::Games(std::mem::take(&mut games)));
+            }
+        });
+        let _ = pieces.send(Piece::Last(games, count));
     };
     let init = || (Replayer::new(replay), observer());
     drive(paths, options, progress, init, replay_chunk, |done, permits| {
@@ -154,10 +180,10 @@ where
     // panic, so a poisoned lock is not treated apart.
     let observers: Vec<Mutex<O>> =
         (0..options.jobs.max(1)).map(|_| Mutex::new(observer())).collect();
-    let fold_chunk = |replayer: &mut Replayer, chunk: &Chunk| {
+    let fold_chunk = |replayer: &mut Replayer, chunk: &Chunk, out: &mut dyn FnMut(u64)| {
         let worker = rayon::current_thread_index().unwrap_or(0) % observers.len();
         let mut observer = observers[worker].lock().unwrap_or_else(PoisonError::into_inner);
-        replayer.replay(chunk, &mut *observer, |_, ()| {}).games
+        out(replayer.replay(chunk, &mut *observer, |_, ()| {}).games);
     };
     let init = || Replayer::new(replay);
     let inputs = drive(paths, options, progress, init, fold_chunk, |done, permits| {
@@ -185,15 +211,16 @@ where
     Ok((total, inputs))
 }
 
-/// Runs the chunker, the workers (`work` on each chunk) and `deliver` (on
-/// the calling thread, given the workers' outcomes and the permits to
-/// hand back), and returns what `deliver` returns.
+/// Runs the chunker, the workers (`work` on each chunk, which hands its
+/// outcome to the closure it is given, once) and `deliver` (on the
+/// calling thread, given the workers' outcomes and the permits to hand
+/// back), and returns what `deliver` returns.
 fn drive<W, T: Send, R>(
     paths: &[PathBuf],
     options: PipelineOptions,
     progress: &Progress,
     init: impl Fn() -> W + Sync,
-    work: impl Fn(&mut W, &Chunk) -> T + Sync,
+    work: impl Fn(&mut W, &Chunk, &mut dyn FnMut(T)) + Sync,
     deliver: impl FnOnce(Receiver<(u64, Outcome<T>)>, &SyncSender<()>) -> io::Result<R>,
 ) -> io::Result<R> {
     let jobs = options.jobs.max(1);
@@ -218,7 +245,12 @@ fn drive<W, T: Send, R>(
             pool.install(|| {
                 work_rx.into_iter().par_bridge().for_each_init(&init, |worker, (seq, item)| {
                     let outcome = match item {
-                        Work::Chunk(chunk) => Outcome::Records(work(worker, &chunk)),
+                        Work::Chunk(chunk) => {
+                            let mut out = |t| {
+                                let _ = done_tx.send((seq, Outcome::Records(t)));
+                            };
+                            return work(worker, &chunk, &mut out);
+                        }
                         Work::Failed(error) => Outcome::Failed(error),
                         Work::Done => Outcome::Done,
                     };
@@ -298,7 +330,7 @@ fn produce(
 /// Puts outcomes back in order and hands them to the sink, until it says
 /// to stop.
 fn deliver<T>(
-    done: Receiver<(u64, Outcome<Replayed<T>>)>,
+    done: Receiver<(u64, Outcome<Pieces<T>>)>,
     permits: &SyncSender<()>,
     progress: &Progress,
     sink: &mut dyn Sink<T>,
@@ -308,15 +340,32 @@ fn deliver<T>(
     let (mut index, mut lines_before) = (0, 0);
     in_order(done, permits, |outcome| {
         match outcome {
-            Outcome::Records(Replayed { games, count }) => {
-                for (mut record, output) in games {
-                    record.index += index;
-                    record.shift_lines(lines_before);
-                    summary.add(&record);
-                    if sink.record(&record, output)?.is_break() {
-                        return Ok(ControlFlow::Break(()));
+            Outcome::Records(pieces) => {
+                // The chunk's pieces, as its worker sends them: it waits
+                // while `PIECES_WAITING` are here.
+                let mut last = None;
+                for piece in pieces {
+                    let games = match piece {
+                        Piece::Games(games) => games,
+                        Piece::Last(games, count) => {
+                            last = Some(count);
+                            games
+                        }
+                    };
+                    for (mut record, output) in games {
+                        record.index += index;
+                        record.shift_lines(lines_before);
+                        summary.add(&record);
+                        if sink.record(&record, output)?.is_break() {
+                            return Ok(ControlFlow::Break(()));
+                        }
                     }
                 }
+                // Only a worker that panicked sends no last piece; rayon
+                // ends the run with that panic.
+                let Some(count) = last else {
+                    return Err(io::Error::other("a worker stopped in the middle of a chunk"));
+                };
                 sink.chunk_end()?;
                 index += count.games;
                 summary.read += count.games;
