@@ -117,7 +117,8 @@ pub enum Command {
     /// holds the same games.
     ///
     /// A shard never spans two inputs. Each is written whole under a
-    /// temporary name and renamed into place. An output directory that
+    /// temporary name and renamed into place; a run stopped by a signal or
+    /// a write error removes the shards it wrote. An output directory that
     /// already holds shards is refused. Exit status: 0, or 2 for usage
     /// errors or unreadable inputs (the shards of the games read before a
     /// read error are kept).

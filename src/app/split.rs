@@ -16,14 +16,15 @@ use crate::{
     cli::{SplitArgs, SplitCompress},
     exit::ExitStatus,
     pgn::{shard, sniff},
-    sink::atomic::Replacement,
+    sink::atomic::{Provisional, Replacement},
     source,
 };
 
 /// Runs `split`. An input that cannot be opened, or is not PGN, is
 /// reported and skipped; a read error keeps the shards of what was read.
-/// Either makes the exit status 2; a shard that cannot be written stops the
-/// run.
+/// Either makes the exit status 2. A shard that cannot be written stops the
+/// run, and it, like a signal (SIGINT, SIGTERM, SIGHUP), removes every
+/// shard written: a partial set would read as the whole.
 pub(super) fn run(args: SplitArgs) -> anyhow::Result<ExitStatus> {
     let dir = &args.output;
     check_output(dir)?;
@@ -33,7 +34,13 @@ pub(super) fn run(args: SplitArgs) -> anyhow::Result<ExitStatus> {
         eprintln!("arbiter: warning: no PGN file found in {dir}");
     }
     fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    let mut shards = Shards { dir: dir.clone(), compress: args.compress, written: 0, open: None };
+    let mut shards = Shards {
+        dir: dir.clone(),
+        compress: args.compress,
+        written: 0,
+        open: None,
+        provisional: Vec::new(),
+    };
     let (mut total, mut status) = (shard::Split::default(), ExitStatus::Clean);
     for path in &expanded.files {
         let (split, error) = split_one(path, args.games, &mut shards)?;
@@ -48,6 +55,9 @@ pub(super) fn run(args: SplitArgs) -> anyhow::Result<ExitStatus> {
             }
         }
     }
+    // Every input read (or reported): the shards stay. Until now a signal,
+    // or an error writing a shard, removed them all.
+    shards.keep();
     if !args.quiet {
         #[allow(clippy::print_stderr)]
         {
@@ -132,10 +142,13 @@ struct Shards {
     /// Shards begun so far (the next one's number less one).
     written: u64,
     open: Option<OpenShard>,
+    /// The shards in place, removed unless kept ([`Shards::keep`]).
+    provisional: Vec<Provisional>,
 }
 
 /// A shard being written under a temporary name.
 struct OpenShard {
+    path: PathBuf,
     replacement: Replacement,
     wtr: Box<dyn FinishWrite>,
 }
@@ -166,13 +179,14 @@ impl Shards {
                 None => format!("part-{:06}.pgn", self.written),
                 Some(SplitCompress::Zst) => format!("part-{:06}.pgn.zst", self.written),
             };
-            let replacement = Replacement::begin(&self.dir.join(name))?;
+            let path = self.dir.join(name);
+            let replacement = Replacement::begin_provisional(&path)?;
             let file = BufWriter::with_capacity(1 << 16, replacement.file().try_clone()?);
             let wtr: Box<dyn FinishWrite> = match self.compress {
                 None => Box::new(file),
                 Some(SplitCompress::Zst) => Box::new(zstd::Encoder::new(file, 3)?),
             };
-            self.open = Some(OpenShard { replacement, wtr });
+            self.open = Some(OpenShard { path, replacement, wtr });
         }
         let open = self.open.as_mut().expect("a shard was opened above");
         open.wtr.write_all(piece.bytes)
@@ -181,9 +195,16 @@ impl Shards {
     /// Ends the shard being written, if any: renamed into place, with the
     /// permissions a new file gets (a temporary file is private).
     fn finish(&mut self) -> io::Result<()> {
-        let Some(OpenShard { replacement, wtr }) = self.open.take() else { return Ok(()) };
+        let Some(OpenShard { path, replacement, wtr }) = self.open.take() else { return Ok(()) };
         wtr.finish()?;
         fs::set_permissions(replacement.path(), fs::Permissions::from_mode(0o644))?;
-        replacement.commit()
+        replacement.commit()?;
+        self.provisional.push(Provisional::adopt(&path));
+        Ok(())
+    }
+
+    /// Keeps the shards written: the split is whole.
+    fn keep(&mut self) {
+        self.provisional.drain(..).for_each(Provisional::keep);
     }
 }

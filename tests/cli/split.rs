@@ -259,3 +259,31 @@ fn an_output_directory_with_shards_is_refused_and_kept() {
         assert_eq!(usage.code, Some(2), "--games {games}");
     }
 }
+
+/// A signal in the middle of `split` removes the shards it had written:
+/// the ones left looked like a whole split, and a second run was refused
+/// for them.
+#[test]
+fn a_split_interrupted_leaves_no_shard() {
+    use std::time::{Duration, Instant};
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("many.pgn");
+    fs::write(&input, fs::read(fixture("sample.pgn")).unwrap().repeat(200)).unwrap();
+    let out = dir.path().join("shards");
+    for (name, number) in [("INT", 2), ("TERM", 15)] {
+        let args = ["split", "-q", "--games", "50", path(&input), "-o", path(&out)];
+        let mut child = crate::util::spawn_silent(&args);
+        let started = Instant::now();
+        while fs::read_dir(&out).map_or(0, Iterator::count) < 3 {
+            assert!(child.try_wait().unwrap().is_none(), "SIG{name}: ended before two shards");
+            assert!(started.elapsed() < Duration::from_secs(60), "SIG{name}: no shard written");
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        crate::util::interrupt(child, name, number);
+        assert_eq!(shards(&out), Vec::<PathBuf>::new(), "SIG{name}");
+    }
+    // And a run to its end keeps them all.
+    let whole = run(&["split", "-q", "--games", "50", path(&input), "-o", path(&out)]);
+    assert_eq!(whole.code, Some(0), "{}", whole.stderr);
+    assert_eq!(shards(&out).len(), (207 * 200usize).div_ceil(50));
+}
