@@ -690,10 +690,10 @@ fn not_written(run: &super::Run, originals: &Originals, quiet: bool) -> io::Resu
     from_columns(run, originals, quiet)?;
     let skipped = originals.skipped();
     for why in skipped.iter().take(5) {
-        warn(run, &format!("arbiter: {why}: not written"))?;
+        warn(run, &format!("arbiter: error: {why}: not written"))?;
     }
     if skipped.len() > 5 {
-        warn(run, &format!("arbiter: and {} more games not written", skipped.len() - 5))?;
+        warn(run, &format!("arbiter: error: and {} more games not written", skipped.len() - 5))?;
     }
     Ok(if skipped.is_empty() { ExitStatus::Clean } else { ExitStatus::Error })
 }

@@ -165,6 +165,15 @@ impl Output {
             return Ok(Output::Stdout(Box::new(run.progress.writer())));
         };
         let what = || format!("creating {}", path.display());
+        // Read, never written: such a name would hold plain PGN.
+        let lower = path.to_string_lossy().to_ascii_lowercase();
+        if let Some(suffix) = [".bz2", ".xz"].into_iter().find(|s| lower.ends_with(s)) {
+            anyhow::bail!(
+                "{}: arbiter reads {suffix} files but writes only .zst and .gz: give one of \
+                 those, or a name without a compression suffix",
+                path.display()
+            );
+        }
         let (replacement, file) = match atomic::target(path).with_context(what)? {
             Target::Stdout => return Ok(Output::Stdout(Box::new(run.progress.writer()))),
             Target::Stderr => return Ok(Output::Stdout(Box::new(io::stderr()))),

@@ -206,6 +206,14 @@ fn output_is_compressed_by_its_name_and_limited() {
         let direct = run(&["filter", "-q", "--count", "--result", "0-1", &path]);
         assert_eq!(back.stdout, direct.stdout, "{name}");
     }
+    // Read but never written: refused, rather than plain PGN under the name.
+    for name in ["out.pgn.bz2", "OUT.PGN.XZ"] {
+        let out = dir.path().join(name);
+        let refused = run(&["filter", "-q", "-o", out.to_str().unwrap(), &path]);
+        assert_eq!(refused.code, Some(2), "{}", refused.stderr);
+        assert!(refused.stderr.contains("writes only .zst and .gz"), "{}", refused.stderr);
+        assert!(!out.exists(), "{name} was written");
+    }
     let limited = run(&["filter", "-q", "--limit", "3", "--format", "jsonl", &path]);
     assert_eq!(parse_jsonl(&limited.stdout).len(), 3);
     let exported = run(&["filter", "-q", "--format", "pgn-export", "--moves", "e4", &path]);
