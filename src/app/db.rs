@@ -191,10 +191,20 @@ fn build(args: &DbBuildArgs, run: &super::Run) -> anyhow::Result<ExitStatus> {
                         ),
                     )?;
                 }
-                None => note(
-                    run,
-                    &format!("db build: {name}: already in the database (as {})", known.path),
-                )?,
+                None => {
+                    // Stored under predicates: not every game of it is.
+                    let selected = match known.predicates.is_empty() {
+                        true => String::new(),
+                        false => format!(", its games that match {}", known.predicates.join(" ")),
+                    };
+                    note(
+                        run,
+                        &format!(
+                            "db build: {name}: already in the database (as {}{selected})",
+                            known.path
+                        ),
+                    )?;
+                }
             }
             continue;
         }

@@ -551,6 +551,11 @@ fn build_predicates_store_only_the_games_that_match() {
     assert_eq!(manifest["sources"][0]["games"], expected.len());
     // The predicates are recorded with the source.
     assert_eq!(manifest["sources"][0]["predicates"], serde_json::json!(["--player=carlsen"]));
+    // Given again without them, it is skipped, and the note says which
+    // of its games the database holds.
+    let again = run(&["db", "build", &file, "-o", path(dir.path())]);
+    assert_eq!(again.code, Some(0), "{}", again.stderr);
+    assert!(again.stderr.contains("its games that match --player=carlsen"), "{}", again.stderr);
     let all = tempfile::tempdir().unwrap();
     build(std::slice::from_ref(&file), all.path(), &[]);
     assert!(self::manifest(all.path())["sources"][0].get("predicates").is_none());
