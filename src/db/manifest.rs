@@ -161,6 +161,10 @@ impl Manifest {
     /// database).
     pub fn read(dir: &Path) -> anyhow::Result<Option<Manifest>> {
         let path = dir.join(FILE);
+        // A device or a FIFO in its place would be read without end.
+        if fs::metadata(&path).is_ok_and(|meta| !meta.is_file()) {
+            bail!("{}: not a regular file, so not a manifest", path.display());
+        }
         let text = match fs::read_to_string(&path) {
             Ok(text) => text,
             Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(None),
@@ -331,5 +335,10 @@ mod tests {
         manifest.shards[0].tree.as_mut().unwrap().file = "/tmp/x.parquet".into();
         manifest.write(dir.path()).unwrap();
         assert!(Manifest::read(dir.path()).is_err());
+        // A link to a device that never ends is refused, not read.
+        fs::remove_file(dir.path().join(FILE)).unwrap();
+        std::os::unix::fs::symlink("/dev/zero", dir.path().join(FILE)).unwrap();
+        let error = Manifest::read(dir.path()).unwrap_err().to_string();
+        assert!(error.contains("not a regular file"), "{error}");
     }
 }
